@@ -1,0 +1,118 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+// Import boundaries (DESIGN.md rule 7):
+// - scenes/ imports no React UI, no network, no Telegram SDK, nothing from src/, and touches no DOM;
+// - src/ reaches Pixi only through a scene's public entry (scenes/<name>/index.ts[x]);
+// - the client imports contract/ for types only; server/ and contract/ never import the client.
+const network = ['ofetch', 'ws', 'pg', '@electric-sql/*'];
+const telegram = ['@telegram-apps/*', '@tonconnect/*'];
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules', 'dist', 'data', 'test-results', 'playwright-report', 'bench/results'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'scenes/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'pixi.js',
+              message: 'src/ reaches Pixi only through a scene public component (scenes/<name>).',
+            },
+            {
+              name: '@pixi/react',
+              message: 'src/ reaches Pixi only through a scene public component (scenes/<name>).',
+            },
+          ],
+          patterns: [
+            {
+              regex: '(^|/)contract/',
+              allowTypeImports: true,
+              message: 'The client imports contract/ types only (import type ...).',
+            },
+            {
+              regex: '(^|/)scenes/[^/]+/(?!index(\\.tsx?)?$).+',
+              message: 'Import a scene through its public entry scenes/<name> (index.ts).',
+            },
+            { regex: '(^|/)server/', message: 'The client never imports server code.' },
+            { group: ['@pixi/*'], message: 'src/ reaches Pixi only through a scene public component.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['scenes/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'window', message: 'Scene code touches no window: take input as a plan, emit events.' },
+        { name: 'document', message: 'Scene code touches no DOM.' },
+        { name: 'localStorage', message: 'Scene code touches no DOM storage.' },
+        { name: 'fetch', message: 'Scenes do no network.' },
+      ],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'react-dom', message: 'Scenes render through @pixi/react only.' }],
+          patterns: [
+            { group: [...network], message: 'Scenes do no network.' },
+            { group: [...telegram], message: 'Scenes do not touch the Telegram SDK or the wallet.' },
+            { regex: '(^|/)src/', message: 'Scenes import nothing from the React app (src/).' },
+            { regex: '(^|/)server/', message: 'Scenes import nothing from the server.' },
+            {
+              group: ['react-router', 'react-i18next', 'i18next', 'howler'],
+              message: 'Scenes emit events; the app does UI, text and sound.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['contract/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(src|server|scenes)/', message: 'contract/ stands alone.' }] },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(src|scenes)/', message: 'The server never imports client code.' }] },
+      ],
+    },
+  },
+);
