@@ -8,6 +8,8 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: 'dist',
+    // hashed bundles go to /static; /assets is the item and case art served by the API server
+    assetsDir: 'static',
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1500,

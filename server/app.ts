@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyError } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Config } from './config.ts';
+import type { App, AppContext } from './context.ts';
+import { openDatabase, type OpenedDatabase } from './db/index.ts';
+import { TokenService } from './auth/tokens.ts';
+import { HttpError } from './lib/errors.ts';
+import { generateDemoBotToken, generateJwtSecret, sharedSecret } from './secrets.ts';
+import { seedDemoUser } from './demo.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { authRoutes } from './routes/auth.ts';
+import { userRoutes } from './routes/users.ts';
+
+export interface BuiltApp {
+  app: App;
+  ctx: AppContext;
+  /** stops the server and closes the database */
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** an already opened database (tests share one between two app instances); opened from config otherwise */
+  database?: OpenedDatabase;
+  /** pass a logger option through to Fastify (tests keep it quiet) */
+  logger?: boolean;
+}
+
+/** The API prefix: the client routes (/, /profile, /deposit, ...) and the API never share a path. */
+export const API_PREFIX = '/api';
+
+/** Builds the whole server: database (migrated), services, routes, static client. Does not listen. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
+  const database =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'pglite') }));
+  const db = database.db;
+  const demo = !config.botToken;
+  const botToken = config.botToken ?? (await sharedSecret(db, 'demo_bot_token', generateDemoBotToken));
+  const jwtSecret = config.jwtSecret ?? (await sharedSecret(db, 'jwt_secret', generateJwtSecret));
+  const ctx: AppContext = {
+    config,
+    db,
+    database,
+    tokens: new TokenService(jwtSecret, config.tokenTtlSeconds),
+    botToken,
+    demo,
+  };
+  if (demo) await seedDemoUser(ctx);
+
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidation(app);
+  installErrorHandling(app);
+
+  await app.register(
+    async (api) => {
+      const typed = api as unknown as App;
+      metaRoutes(typed, ctx);
+      authRoutes(typed, ctx);
+      userRoutes(typed, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await serveStatic(app, config);
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+/**
+ * Bodies are validated strictly (no type coercion, no unknown fields: a wrong type is an error, not a guess);
+ * query strings and path parameters are text, so numbers there are coerced.
+ */
+function installValidation(app: App): void {
+  const base = { allErrors: false, useDefaults: true, removeAdditional: false as const, strict: false };
+  const strict = addFormats.default(new Ajv({ ...base, coerceTypes: false }));
+  const coercing = addFormats.default(new Ajv({ ...base, coerceTypes: true }));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? strict : coercing).compile(schema as object),
+  );
+}
+
+const FASTIFY_CODES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'EMPTY_BODY',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_CONTENT_LENGTH',
+};
+
+/** Every error leaves as JSON: {statusCode, error, code, message}. Server faults are logged, not shown. */
+function installErrorHandling(app: App): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    let status: number;
+    let code: string;
+    let message: string;
+    if (err instanceof HttpError) {
+      status = err.statusCode;
+      code = err.code;
+      message = err.message;
+    } else if (err.validation) {
+      status = 400;
+      code = 'VALIDATION_ERROR';
+      message = err.message;
+    } else if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      status = 400;
+      code = 'INVALID_JSON';
+      message = 'The request body is not valid JSON';
+    } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      status = err.statusCode;
+      code = FASTIFY_CODES[err.code] ?? 'BAD_REQUEST';
+      message = err.message;
+    } else {
+      request.log.error({ err }, 'request failed');
+      status = 500;
+      code = 'INTERNAL';
+      message = 'Something went wrong on our side; nothing was changed';
+    }
+    void reply.status(status).send({ statusCode: status, error: reasonPhrase(status), code, message });
+  });
+}
+
+function reasonPhrase(status: number): string {
+  const phrases: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    409: 'Conflict',
+    413: 'Payload Too Large',
+    415: 'Unsupported Media Type',
+    422: 'Unprocessable Entity',
+    429: 'Too Many Requests',
+  };
+  return phrases[status] ?? (status >= 500 ? 'Internal Server Error' : 'Error');
+}
+
+/** Serves item art at /assets, the built client (hashed files under /static) and index.html for app routes. */
+async function serveStatic(app: App, config: Config): Promise<void> {
+  if (existsSync(config.assetsDir)) {
+    await app.register(fastifyStatic, {
+      root: config.assetsDir,
+      prefix: '/assets/',
+      decorateReply: false,
+      maxAge: '1d',
+    });
+  }
+  const indexHtml = join(config.clientDir, 'index.html');
+  const hasClient = existsSync(indexHtml);
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: config.clientDir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        // hashed bundles never change; everything else is revalidated
+        res.header(
+          'cache-control',
+          path.includes('/static/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith(API_PREFIX + '/') &&
+      !path.startsWith('/assets/') &&
+      !path.startsWith('/static/');
+    if (isPage && hasClient) {
+      void reply.header('cache-control', 'no-cache').sendFile('index.html', config.clientDir);
+      return;
+    }
+    const message = isPage
+      ? 'The client is not built yet: run `npm run build` (npm start does it for you)'
+      : `No such resource: ${request.method} ${path}`;
+    void reply.status(404).send({ statusCode: 404, error: 'Not Found', code: 'NOT_FOUND', message });
+  });
+}

@@ -1,0 +1,87 @@
+import type { Selectable } from 'kysely';
+import type { User } from '../contract/auth.ts';
+import type { Db } from './db/index.ts';
+import type { UsersTable } from './db/schema.ts';
+import type { TelegramUser } from './auth/init-data.ts';
+import { nanoToTon } from './lib/money.ts';
+import { unauthorized } from './lib/errors.ts';
+
+export type UserRow = Selectable<UsersTable>;
+
+export function toApiUser(row: UserRow): User {
+  return {
+    id: row.id.toString(),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    username: row.username,
+    photoUrl: row.photo_url,
+    languageCode: row.language_code,
+    balance: nanoToTon(row.balance_nano),
+  };
+}
+
+/** Creates the user on first sign-in and refreshes their Telegram profile on every later one. */
+export async function upsertUser(db: Db, tg: TelegramUser): Promise<UserRow> {
+  const profile = {
+    first_name: tg.firstName,
+    last_name: tg.lastName,
+    username: tg.username,
+    photo_url: tg.photoUrl,
+    language_code: tg.languageCode,
+    is_premium: tg.isPremium,
+  };
+  return db
+    .insertInto('users')
+    .values({ id: tg.id, ...profile })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ ...profile, updated_at: new Date() }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The signed-in user's row; a token for a user that no longer exists is treated as invalid. */
+export async function getUser(db: Db, id: bigint): Promise<UserRow> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
+  return row;
+}
+
+/**
+ * Credits a user once per external id, in one transaction with its ledger row.
+ * Returns false when that external id was already credited (a replay changes nothing).
+ */
+export async function creditOnce(
+  db: Db,
+  userId: bigint,
+  amountNano: bigint,
+  kind: string,
+  externalId: string,
+  ref: string | null = null,
+): Promise<boolean> {
+  if (amountNano <= 0n) throw new RangeError('a credit must be positive');
+  return db.transaction().execute(async (trx) => {
+    const seen = await trx
+      .selectFrom('ledger')
+      .select('id')
+      .where('external_id', '=', externalId)
+      .executeTakeFirst();
+    if (seen) return false;
+    const updated = await trx
+      .updateTable('users')
+      .set((eb) => ({ balance_nano: eb('balance_nano', '+', amountNano), updated_at: new Date() }))
+      .where('id', '=', userId)
+      .returning('balance_nano')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('ledger')
+      .values({
+        user_id: userId,
+        delta_nano: amountNano,
+        balance_after_nano: updated.balance_nano,
+        kind,
+        ref,
+        external_id: externalId,
+      })
+      .execute();
+    return true;
+  });
+}
