@@ -89,7 +89,8 @@ export function totalWeight(weights: readonly number[]): number {
   if (weights.length === 0) throw new RangeError('weights must not be empty');
   let sum = 0;
   for (const w of weights) {
-    if (!Number.isSafeInteger(w) || w < 1) throw new RangeError(`weights must be positive integers, got ${w}`);
+    if (!Number.isSafeInteger(w) || w < 1)
+      throw new RangeError(`weights must be positive integers, got ${w}`);
     sum += w;
   }
   if (!Number.isSafeInteger(sum) || sum > TWO_POW_52) throw new RangeError('total weight is too large');
