@@ -1,0 +1,26 @@
+import type { CardFace } from '../shared/cards.ts';
+import type { RouletteConfig } from './config.ts';
+
+/** One item of the case, as a card on the reel. */
+export interface RouletteItem extends CardFace {
+  /** Drop weight (the case's integer weight or drop chance): common items show up more. Default 1. */
+  weight?: number;
+}
+
+/** Everything one reel needs, as plain data: the server's result plus what the app knows about the screen. */
+export interface RoulettePlan {
+  /** The case's items; the track is made of indices into this list. */
+  items: readonly RouletteItem[];
+  /** Index into items of the item the server dropped. */
+  winnerIndex: number;
+  /** Layout seed from the server's proof, e.g. `${serverSeedHash}:${nonce}`: same seed, same reel. */
+  seed: string;
+  /** Width of the reel, px; the marker sits at its centre. */
+  widthPx: number;
+  /** Overrides of the tuning values in config.ts. */
+  config?: Partial<RouletteConfig>;
+  /** The player prefers reduced motion: shorter, calmer spin. */
+  reducedMotion?: boolean;
+  /** When the spin starts, as a performance.now() timestamp; default: as soon as the cards are ready. */
+  startAt?: number;
+}
