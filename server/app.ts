@@ -15,6 +15,9 @@ import { seedDemoUser } from './demo.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { authRoutes } from './routes/auth.ts';
 import { userRoutes } from './routes/users.ts';
+import { caseRoutes } from './routes/cases.ts';
+import { fairnessRoutes } from './routes/fairness.ts';
+import { seedCatalogue } from './games/seed.ts';
 
 export interface BuiltApp {
   app: App;
@@ -51,6 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     demo,
   };
   if (demo) await seedDemoUser(ctx);
+  await seedCatalogue(db, config.rtp);
 
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
@@ -67,6 +71,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       metaRoutes(typed, ctx);
       authRoutes(typed, ctx);
       userRoutes(typed, ctx);
+      caseRoutes(typed, ctx);
+      fairnessRoutes(typed, ctx);
     },
     { prefix: API_PREFIX },
   );
@@ -143,6 +149,7 @@ function reasonPhrase(status: number): string {
   const phrases: Record<number, string> = {
     400: 'Bad Request',
     401: 'Unauthorized',
+    402: 'Payment Required',
     403: 'Forbidden',
     404: 'Not Found',
     409: 'Conflict',
@@ -170,8 +177,9 @@ async function serveStatic(app: App, config: Config): Promise<void> {
     await app.register(fastifyStatic, {
       root: config.clientDir,
       prefix: '/',
-      wildcard: false,
-      index: false,
+      // a wildcard route looks files up per request, so a rebuild is served without a restart
+      wildcard: true,
+      index: ['index.html'],
       setHeaders(res, path) {
         // hashed bundles never change; everything else is revalidated
         res.header(

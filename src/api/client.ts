@@ -1,0 +1,141 @@
+import { ofetch, type $Fetch, type FetchOptions } from 'ofetch';
+import type { LoginResponse } from '../../contract/auth.ts';
+import type { ApiError } from '../../contract/common.ts';
+import type { KeyValueStorage } from '../lib/storage';
+import { createSession, type Session } from './session';
+
+/** Every call has a 10-second timeout (spec §7, §9). */
+export const API_TIMEOUT_MS = 10_000;
+
+/** Launch data (raw initData) to sign in with; undefined when there is none. May be fetched anew. */
+export type InitDataSource = () => string | undefined | Promise<string | undefined>;
+
+export interface ApiClientOptions {
+  /** e.g. '/api' */
+  baseURL: string;
+  /** where the token is kept under the key `token` */
+  storage: KeyValueStorage;
+  getInitData: InitDataSource;
+  timeout?: number;
+  /** called after every successful login (at start and on re-login) */
+  onLogin?: (answer: LoginResponse) => void;
+}
+
+/** Options of one JSON call: method, body, query, headers, signal... */
+export type RequestOptions = Omit<FetchOptions<'json'>, 'baseURL' | 'responseType' | 'timeout'>;
+
+export interface ApiClient {
+  /**
+   * A JSON call with the session: bearer header when a token exists; on a 401 it signs in again once
+   * with the launch data, stores the new token and retries. If that sign-in fails, the original error
+   * is thrown (and 'Reauthorization failed' logged).
+   */
+  request<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** POST /auth/login with launch data; stores the token. */
+  login(initData: string): Promise<LoginResponse>;
+  /**
+   * Login at start: runs once, only when no token is saved and launch data exists.
+   * A failure here is ignored (the first 401 will try again).
+   */
+  startSession(): Promise<void>;
+  /** Removes the token. */
+  logout(): void;
+  session: Session;
+  /** The ofetch instance (baseURL, timeout, bearer header), without the 401 handling. */
+  http: $Fetch;
+}
+
+/** The HTTP status of an error thrown by a call, if it has one. */
+export function errorStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { status?: unknown; statusCode?: unknown };
+  const status = e.status ?? e.statusCode;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** The API's error body `{statusCode, error, code, message}` carried by a failed call, if any. */
+export function apiErrorBody(error: unknown): ApiError | undefined {
+  if (typeof error !== 'object' || error === null || !('data' in error)) return undefined;
+  const data = (error as { data?: unknown }).data;
+  if (typeof data === 'object' && data !== null && 'code' in data && 'statusCode' in data) {
+    return data as ApiError;
+  }
+  return undefined;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const session = createSession(options.storage);
+  const timeout = options.timeout ?? API_TIMEOUT_MS;
+
+  // Retries of failed calls are the caller's choice (TanStack Query retries queries), not ofetch's.
+  const http = ofetch.create({
+    baseURL: options.baseURL,
+    timeout,
+    retry: 0,
+    onRequest({ options: request }) {
+      const token = session.getToken();
+      if (token && !request.headers.has('authorization')) {
+        request.headers.set('authorization', `Bearer ${token}`);
+      }
+    },
+  });
+  const anonymous = ofetch.create({ baseURL: options.baseURL, timeout, retry: 0 });
+
+  async function login(initData: string): Promise<LoginResponse> {
+    const answer = await anonymous<LoginResponse>('/auth/login', { method: 'POST', body: { initData } });
+    session.setToken(answer.token);
+    options.onLogin?.(answer);
+    return answer;
+  }
+
+  // Calls failing with 401 at the same time share one re-login.
+  let relogin: Promise<void> | null = null;
+  function reloginOnce(): Promise<void> {
+    relogin ??= (async () => {
+      try {
+        const initData = await options.getInitData();
+        if (!initData) throw new Error('No launch data to sign in with');
+        await login(initData);
+      } finally {
+        relogin = null;
+      }
+    })();
+    return relogin;
+  }
+
+  async function request<T>(path: string, requestOptions: RequestOptions = {}): Promise<T> {
+    const tokenUsed = session.getToken();
+    try {
+      return await http<T>(path, requestOptions);
+    } catch (error) {
+      if (errorStatus(error) !== 401) throw error;
+      // Another call may have signed in again meanwhile: then only retry with the new token.
+      const current = session.getToken();
+      if (!current || current === tokenUsed) {
+        try {
+          await reloginOnce();
+        } catch (reloginError) {
+          console.error('Reauthorization failed', reloginError);
+          throw error;
+        }
+      }
+      return await http<T>(path, requestOptions);
+    }
+  }
+
+  let started: Promise<void> | null = null;
+  function startSession(): Promise<void> {
+    started ??= (async () => {
+      if (session.getToken()) return;
+      try {
+        const initData = await options.getInitData();
+        if (initData) await login(initData);
+      } catch {
+        // Silently ignored (spec §4): the first call answered 401 signs in again.
+      }
+    })();
+    return started;
+  }
+
+  return { request, login, startSession, logout: () => session.clear(), session, http };
+}

@@ -1,0 +1,15 @@
+import { api } from '../api';
+import { initPlatform, type PlatformState } from '../lib/telegram';
+
+/**
+ * Start: make the Telegram platform ready (or mock it with demo launch data), then sign in once if no
+ * token is saved, so no screen asks the API before the session exists.
+ */
+export async function bootstrap(): Promise<PlatformState> {
+  const platform = await initPlatform().catch((error: unknown) => {
+    console.error('Platform initialization failed', error);
+    return { status: 'outside-telegram' } as const;
+  });
+  if (platform.status === 'ready') await api.startSession();
+  return platform;
+}

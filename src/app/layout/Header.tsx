@@ -1,0 +1,66 @@
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatTon } from '../../lib/format';
+import { Avatar } from '../../lib/ui/Avatar';
+import { TonIcon } from '../../lib/ui/TonIcon';
+import { balanceAtom, meAtom } from '../../state/queries';
+import { BackIcon } from './icons';
+
+interface HeaderProps {
+  /** shows the back button (on /case/... pages) */
+  showBack: boolean;
+  onBack: () => void;
+}
+
+export function Header({ showBack, onBack }: HeaderProps) {
+  const { t } = useTranslation();
+  const me = useAtomValue(meAtom);
+  const balanceQuery = useAtomValue(balanceAtom);
+  const user = me.data;
+  const balance = balanceQuery.data ?? user?.balance;
+
+  return (
+    <header className="header">
+      <div className="header__inner">
+        {showBack && (
+          <button
+            type="button"
+            className="header__back"
+            onClick={onBack}
+            aria-label={t('header.back')}
+            data-testid="header-back"
+          >
+            <BackIcon size={22} />
+          </button>
+        )}
+        <Link to="/profile" className="header__user" aria-label={t('header.openProfile')}>
+          {user ? (
+            <>
+              <Avatar src={user.photoUrl} name={user.firstName} size={34} />
+              <span className="header__name" data-testid="header-name">
+                {user.firstName}
+              </span>
+            </>
+          ) : (
+            <>
+              <span className="skeleton header__avatar-skeleton" />
+              <span className="skeleton header__name-skeleton" />
+            </>
+          )}
+        </Link>
+        <Link to="/profile" className="header__balance" aria-label={t('header.balance')}>
+          <TonIcon size={18} />
+          {balance === undefined ? (
+            <span className="skeleton header__balance-skeleton" />
+          ) : (
+            <span className="header__amount" data-testid="header-balance">
+              {formatTon(balance, 2)}
+            </span>
+          )}
+        </Link>
+        <div className="header__wallet" data-testid="wallet-slot" />
+      </div>
+    </header>
+  );
+}

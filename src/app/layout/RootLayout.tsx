@@ -1,0 +1,46 @@
+import { Suspense, useCallback, useEffect } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { showTelegramBackButton } from '../../lib/telegram';
+import { ErrorBoundary } from '../ErrorBoundary';
+import { Header } from './Header';
+import { TabBar } from './TabBar';
+import './layout.css';
+
+/** Paths with a back button (in the header and Telegram's own). */
+export function hasBackButton(pathname: string): boolean {
+  return pathname.startsWith('/case/');
+}
+
+export function RootLayout() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const showBack = hasBackButton(pathname);
+
+  const goBack = useCallback(() => {
+    // Opened straight on a case page there is nothing to go back to: go to the case list.
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (index > 0) void navigate(-1);
+    else void navigate('/', { replace: true });
+  }, [navigate]);
+
+  useEffect(() => showTelegramBackButton(showBack, goBack), [showBack, goBack]);
+
+  // A new screen starts at the top.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+
+  return (
+    <div className="app">
+      <Header showBack={showBack} onBack={goBack} />
+      <main className="app__main">
+        <ErrorBoundary key={pathname}>
+          <Suspense fallback={<div className="app__screen-loading" aria-hidden="true" />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+      <TabBar />
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { CaseListPage } from '../features/cases/CaseListPage';
+import { RootLayout } from './layout/RootLayout';
+
+// The case list ships with the first screen; every other screen loads when first visited.
+const CasePage = lazy(() => import('../features/case/CasePage').then((m) => ({ default: m.CasePage })));
+const ProfilePage = lazy(() =>
+  import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })),
+);
+const UpgradePage = lazy(() =>
+  import('../features/upgrade/UpgradePage').then((m) => ({ default: m.UpgradePage })),
+);
+const InventoryPage = lazy(() =>
+  import('../features/inventory/InventoryPage').then((m) => ({ default: m.InventoryPage })),
+);
+const BonusWheelPage = lazy(() =>
+  import('../features/bonus/BonusWheelPage').then((m) => ({ default: m.BonusWheelPage })),
+);
+const RacePage = lazy(() => import('../features/race/RacePage').then((m) => ({ default: m.RacePage })));
+const BattlePage = lazy(() =>
+  import('../features/battle/BattlePage').then((m) => ({ default: m.BattlePage })),
+);
+const NotFoundPage = lazy(() =>
+  import('../features/not-found/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
+);
+
+/** Where /deposit leads: the profile, with the deposit sheet open (spec §2). */
+export const DEPOSIT_REDIRECT = '/profile?openDeposit=true';
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        <Route index element={<CaseListPage />} />
+        <Route path="case/:id" element={<CasePage />} />
+        <Route path="profile" element={<ProfilePage />} />
+        <Route path="upgrade" element={<UpgradePage />} />
+        <Route path="inventory" element={<InventoryPage />} />
+        <Route path="deposit" element={<Navigate to={DEPOSIT_REDIRECT} replace />} />
+        <Route path="wheel" element={<BonusWheelPage />} />
+        <Route path="bonus" element={<BonusWheelPage />} />
+        <Route path="race" element={<RacePage />} />
+        <Route path="battle" element={<BattlePage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,51 @@
+import { atomWithQuery } from 'jotai-tanstack-query';
+import type { MeResponse, PublicConfig, User } from '../../contract/auth.ts';
+import type { Case, CasesResponse } from '../../contract/cases.ts';
+import type { BalanceResponse, ProfileResponse } from '../../contract/users.ts';
+import { api } from '../api';
+
+/** Query keys, for invalidating or updating cached server state (`queryClient.setQueryData`). */
+export const queryKeys = {
+  config: ['config'],
+  me: ['auth', 'me'],
+  balance: ['deposit', 'balance'],
+  profile: ['users', 'profile'],
+  cases: ['cases optimized'],
+} as const;
+
+/** Balance on the header and case page refreshes every 5 s (spec §7, §9). */
+export const BALANCE_REFRESH_MS = 5_000;
+
+/** GET /config: public facts (demo mode, TON Connect manifest URL, return URL). Never stale. */
+export const configAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.config,
+  queryFn: () => api.request<PublicConfig>('/config'),
+  staleTime: Infinity,
+}));
+
+/** GET /auth/me → the signed-in user (data: User). */
+export const meAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.me,
+  queryFn: async (): Promise<User> => (await api.request<MeResponse>('/auth/me')).user,
+}));
+
+/** GET /deposit/balance → TON balance (data: number), polled every 5 s while in use. */
+export const balanceAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.balance,
+  queryFn: async (): Promise<number> => (await api.request<BalanceResponse>('/deposit/balance')).balance,
+  refetchInterval: BALANCE_REFRESH_MS,
+}));
+
+/** GET /users/profile → {stats: {openingsCount}}. */
+export const profileAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.profile,
+  queryFn: () => api.request<ProfileResponse>('/users/profile'),
+}));
+
+/** GET /cases → the case list (data: Case[]), cached under 'cases optimized': 5 min stale, kept 10 min. */
+export const casesAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.cases,
+  queryFn: async (): Promise<Case[]> => (await api.request<CasesResponse>('/cases')).cases,
+  staleTime: 5 * 60_000,
+  gcTime: 10 * 60_000,
+}));

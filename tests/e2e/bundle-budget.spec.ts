@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+// The first screen is light (DESIGN rule 9): the JavaScript the entry loads statically stays under a
+// gzip budget, and none of it is PixiJS or TON Connect (they load lazily, through dynamic imports).
+
+const DIST = join(process.cwd(), 'dist');
+const MANIFEST = join(DIST, '.vite', 'manifest.json');
+const ENTRY = 'index.html';
+const BUDGET_BYTES = 150 * 1024;
+
+/** Text found in PixiJS or TON Connect bundles, surviving minification. */
+const FORBIDDEN: { library: string; marker: RegExp }[] = [
+  { library: 'PixiJS', marker: /PixiJS/ },
+  { library: 'PixiJS', marker: /__PIXI_/ },
+  { library: 'PixiJS', marker: /@pixi\// },
+  { library: 'TON Connect', marker: /TonConnectUI/ },
+  { library: 'TON Connect', marker: /TonConnectError/ },
+  { library: 'TON Connect', marker: /tc-widget-root/ },
+  { library: 'TON Connect', marker: /@tonconnect\// },
+];
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  isEntry?: boolean;
+}
+
+function readManifest(): Record<string, ManifestChunk> {
+  if (!existsSync(MANIFEST)) {
+    throw new Error(`${MANIFEST} is missing: build the client first (npx vite build)`);
+  }
+  return JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
+}
+
+/** Files of the entry and everything it imports statically (not dynamicImports). */
+function staticGraph(manifest: Record<string, ManifestChunk>): string[] {
+  const seen = new Set<string>();
+  const files: string[] = [];
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`manifest has no chunk "${key}"`);
+    if (chunk.file.endsWith('.js')) files.push(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(ENTRY);
+  return files;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+test('the first screen JavaScript stays under 150 KB gzip', () => {
+  const files = staticGraph(readManifest());
+  const sizes = files.map((file) => ({ file, gzip: gzipSync(readFileSync(join(DIST, file))).length }));
+  const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+  const table = sizes
+    .sort((a, b) => b.gzip - a.gzip)
+    .map((s) => `  ${s.file}: ${kb(s.gzip)}`)
+    .join('\n');
+  console.log(`first-screen JavaScript, gzip: ${kb(total)} of ${kb(BUDGET_BYTES)}\n${table}`);
+
+  expect(files.length).toBeGreaterThan(0);
+  expect(
+    total,
+    `static JS of ${ENTRY} is ${kb(total)} gzip (budget ${kb(BUDGET_BYTES)}):\n${table}`,
+  ).toBeLessThanOrEqual(BUDGET_BYTES);
+});
+
+test('no PixiJS or TON Connect code in the first screen', () => {
+  const found: string[] = [];
+  for (const file of staticGraph(readManifest())) {
+    const text = readFileSync(join(DIST, file), 'utf8');
+    for (const { library, marker } of FORBIDDEN) {
+      if (marker.test(text)) found.push(`${file}: ${library} (${marker})`);
+    }
+  }
+  expect(found, `statically loaded chunks carry lazy-only libraries:\n${found.join('\n')}`).toEqual([]);
+});
