@@ -1,0 +1,111 @@
+import { parseEase } from '../shared/easing.ts';
+import { resolveConfig } from './config.ts';
+import type { BattleReelPlan } from './plan.ts';
+
+/**
+ * A spin as plain data. Strip coordinates: slot k (any integer) spans [k * pitch, (k + 1) * pitch) and
+ * shows images[k mod count]. At scroll x, the strip point x sits at the reel's left edge and x + markerX
+ * under the marker; a slot is centred under the marker at x = k * pitch + centring.
+ */
+export interface BattleReelMotion {
+  /** Number of cases on the strip. */
+  count: number;
+  /** Distance between the left edges of neighbouring slots, px. */
+  pitch: number;
+  /** Marker position from the reel's left edge, px. */
+  markerX: number;
+  /** Scroll that centres slot 0 under the marker: pitch / 2 - markerX, px. */
+  centring: number;
+  /** Index into images of the winner. */
+  winnerIndex: number;
+  /** Slot that ends under the marker: startIndex + loops × count + the way on to the winner. */
+  stopSlot: number;
+  /** Scroll at the start (startIndex centred), px. */
+  startX: number;
+  /** Scroll at the end: stopSlot × pitch + centring, px. */
+  finalX: number;
+  /** Length of the spin, ms. */
+  durationMs: number;
+  /** Ease name, see config.ts. */
+  ease: string;
+}
+
+/** Where the reel is at one moment. */
+export interface BattleReelPose {
+  /** Strip scroll offset, px; never decreases during a spin. */
+  x: number;
+  /** Elapsed fraction of the spin, 0 to 1. */
+  progress: number;
+  /** The spin has reached its end. */
+  done: boolean;
+  /** Slot under the marker. */
+  slot: number;
+  /** Index into images of the case under the marker. */
+  caseIndex: number;
+}
+
+/** n mod count, in [0, count). */
+export function wrapIndex(n: number, count: number): number {
+  return ((n % count) + count) % count;
+}
+
+/** The app's random winner for the demonstration battle (it is only logged): an index into `count` cases. */
+export function pickWinner(rand: () => number, count: number): number {
+  return Math.min(Math.floor(rand() * count), Math.max(count - 1, 0));
+}
+
+export function battleMotion(plan: BattleReelPlan): BattleReelMotion {
+  const config = resolveConfig(plan.config);
+  const count = plan.images.length;
+  if (count === 0) throw new Error('battleMotion: the reel has no cases');
+  if (!Number.isInteger(plan.winnerIndex) || plan.winnerIndex < 0 || plan.winnerIndex >= count) {
+    throw new RangeError(`battleMotion: winnerIndex ${plan.winnerIndex} is not an index of ${count} cases`);
+  }
+  const pitch = config.itemWidth;
+  const markerX = plan.widthPx / 2;
+  const centring = pitch / 2 - markerX;
+  const start = wrapIndex(Math.round(plan.startIndex ?? 0), count);
+  const loops = Math.max(
+    Math.round(plan.reducedMotion ? config.reducedMotionLoops : (plan.loops ?? config.loops)),
+    0,
+  );
+  const stopSlot = start + loops * count + wrapIndex(plan.winnerIndex - start, count);
+  return {
+    count,
+    pitch,
+    markerX,
+    centring,
+    winnerIndex: plan.winnerIndex,
+    stopSlot,
+    startX: start * pitch + centring,
+    finalX: stopSlot * pitch + centring,
+    durationMs: Math.max(plan.reducedMotion ? config.reducedMotionDurationMs : config.durationMs, 0),
+    ease: config.ease,
+  };
+}
+
+/** Slot under the marker at scroll x. */
+export function slotAt(reel: BattleReelMotion, x: number): number {
+  return Math.floor((x + reel.markerX) / reel.pitch);
+}
+
+/** The pose tMs after the start: eased from startX to finalX, held before the start and after the end. */
+export function motion(reel: BattleReelMotion, tMs: number): BattleReelPose {
+  const progress = reel.durationMs > 0 ? Math.min(Math.max(tMs / reel.durationMs, 0), 1) : 1;
+  const done = progress >= 1;
+  const eased = done ? 1 : Math.min(Math.max(parseEase(reel.ease)(progress), 0), 1);
+  // min(): start + (final - start) * eased can round an ulp past the end, which would step backwards at the end
+  const x = done ? reel.finalX : Math.min(reel.startX + (reel.finalX - reel.startX) * eased, reel.finalX);
+  const slot = done ? reel.stopSlot : slotAt(reel, x);
+  return { x, progress, done, slot, caseIndex: wrapIndex(slot, reel.count) };
+}
+
+/** Slots whose left edge reaches the marker after fromMs and by toMs, in order. */
+export function crossings(reel: BattleReelMotion, fromMs: number, toMs: number): number[] {
+  if (!(toMs > fromMs)) return [];
+  const first = motion(reel, fromMs).slot + 1;
+  const last = motion(reel, toMs).slot;
+  const passed: number[] = [];
+  for (let k = first; k <= last; k++) passed.push(k);
+  return passed;
+}

@@ -1,0 +1,64 @@
+/**
+ * Geometry shared by the wheels (chance wheel, bonus wheel), as plain functions.
+ *
+ * A wheel point is named by its wheel fraction f in [0, 1): how far it sits from the wheel's top, measured
+ * AGAINST the spin direction. The pointer is fixed at the top of the screen. Spinning the wheel by T turns
+ * moves the pointer, relative to the wheel, forwards by T: after T turns from rest, the point at fraction
+ * T mod 1 is under the pointer. So a spin of n full turns plus f ends with the point f under the pointer,
+ * and while the wheel slows down the pointer reads the fractions in increasing order.
+ *
+ * Screen angles are Pixi's: radians, 0 along +x, growing clockwise (y points down); the top is -PI/2.
+ */
+
+/** Which way the wheel turns on screen. */
+export type SpinDirection = 'clockwise' | 'counterclockwise';
+
+const TAU = Math.PI * 2;
+const TOP = -Math.PI / 2;
+
+/** +1 for a clockwise spin, -1 for a counter-clockwise one (Pixi's rotation grows clockwise). */
+export function directionSign(direction: SpinDirection): 1 | -1 {
+  return direction === 'counterclockwise' ? -1 : 1;
+}
+
+/** x mod 1, in [0, 1), also for negative x. */
+export function mod1(x: number): number {
+  const r = x - Math.floor(x);
+  return r >= 1 ? 0 : r;
+}
+
+/** Rotation (Pixi radians) of the wheel's display object when `pointerFraction` is under the pointer. */
+export function wheelRotation(pointerFraction: number, direction: SpinDirection): number {
+  return directionSign(direction) * TAU * mod1(pointerFraction);
+}
+
+/** Angle, in the wheel's own (unrotated) frame, of the point at wheel fraction f. */
+export function localAngle(fraction: number, direction: SpinDirection): number {
+  return TOP - directionSign(direction) * TAU * fraction;
+}
+
+/**
+ * The wheel fraction shown at screen angle `angle` when the wheel is rotated by `rotation` (both Pixi
+ * radians): the inverse of placing the point f at localAngle(f) + rotation.
+ */
+export function fractionAtAngle(angle: number, rotation: number, direction: SpinDirection): number {
+  return mod1(-(angle - rotation - TOP) / (directionSign(direction) * TAU));
+}
+
+/** The wheel fraction under the pointer at the top when the wheel is rotated by `rotation`. */
+export function fractionAtPointer(rotation: number, direction: SpinDirection): number {
+  return fractionAtAngle(TOP, rotation, direction);
+}
+
+/**
+ * Borders between `count` equal parts (border k at fraction k / count) that the pointer reaches after
+ * fromTurns and by toTurns, in order, named by the part they open (k mod count). Turns are cumulative.
+ */
+export function borderCrossings(count: number, fromTurns: number, toTurns: number): number[] {
+  if (!(toTurns > fromTurns) || !(count > 0)) return [];
+  const first = Math.floor(fromTurns * count) + 1;
+  const last = Math.floor(toTurns * count);
+  const passed: number[] = [];
+  for (let k = first; k <= last; k++) passed.push(((k % count) + count) % count);
+  return passed;
+}
