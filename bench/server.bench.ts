@@ -1,0 +1,104 @@
+// Server throughput and latency of the hot paths (catalogue read, case opening) over real HTTP, on embedded
+// PGlite and, when a Postgres server is reachable, on Postgres, measured in the same run so the ratio holds.
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import {
+  createTestDatabase,
+  setBalance,
+  startServer,
+  postgresUrl,
+  type TestServer,
+} from '../tests/api/harness.ts';
+import { percentile, report } from './report.ts';
+
+const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 4000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const PLAYERS = 16;
+
+interface Figures {
+  requests: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+async function load(run: (worker: number) => Promise<boolean>): Promise<Figures> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + DURATION_MS;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, worker) => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const ok = await run(worker);
+        latencies.push(performance.now() - t0);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  return {
+    requests: latencies.length,
+    perSecond: +(latencies.length / elapsed).toFixed(1),
+    p50Ms: +percentile(latencies, 50).toFixed(2),
+    p99Ms: +percentile(latencies, 99).toFixed(2),
+    errors,
+  };
+}
+
+async function measure(server: TestServer) {
+  const tokens: string[] = [];
+  for (let i = 0; i < PLAYERS; i++) {
+    const id = 900_000 + i;
+    tokens.push(await server.login({ id, first_name: `Bench${i}` }));
+    await setBalance(server, id, 1_000_000n * 1_000_000_000n);
+  }
+  const catalogue = await load(async () => (await fetch(`${server.baseUrl}/api/cases`)).ok);
+  const open = await load(async (worker) => {
+    const res = await server.call('POST', '/cases/open-multiple', {
+      token: tokens[worker % PLAYERS],
+      body: { caseId: 'starter', amount: 3 },
+    });
+    return res.status === 200;
+  });
+  return { catalogue, openThree: open };
+}
+
+async function postgresReachable(url: string | null): Promise<boolean> {
+  if (!url) return false;
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function onDatabase(url: string | null) {
+  const db = await createTestDatabase(url);
+  const server = await startServer({ database: db.database });
+  try {
+    return await measure(server);
+  } finally {
+    await server.close();
+    await db.drop();
+  }
+}
+
+const pglite = await onDatabase(null);
+const postgres = (await postgresReachable(postgresUrl)) ? await onDatabase(postgresUrl) : null;
+
+report('server', {
+  durationMsPerScenario: DURATION_MS,
+  concurrency: CONCURRENCY,
+  pglite,
+  postgres: postgres ?? 'skipped: set TEST_DATABASE_URL to a reachable Postgres',
+  postgresOverPgliteOpenThroughput: postgres
+    ? +(postgres.openThree.perSecond / pglite.openThree.perSecond).toFixed(2)
+    : null,
+  openOverCatalogueLatencyP50Pglite: +(pglite.openThree.p50Ms / pglite.catalogue.p50Ms).toFixed(2),
+});
