@@ -1,0 +1,99 @@
+import type { Selectable } from 'kysely';
+import type { Case, Item } from '../../contract/cases.ts';
+import type { Db } from '../db/index.ts';
+import type { CasesTable, ItemsTable } from '../db/schema.ts';
+import { nanoToTon } from '../lib/money.ts';
+
+/** Reading the catalogue (written at start by seedCatalogue) and turning rows into API shapes. */
+
+export type ItemRow = Selectable<ItemsTable>;
+export type CaseRow = Selectable<CasesTable>;
+
+/** One weighted entry of a case, joined with its item, in the order rolls walk them. */
+export interface CaseEntry {
+  entryId: string;
+  weight: number;
+  item: ItemRow;
+}
+
+export function toApiItem(row: ItemRow): Item {
+  return {
+    id: row.id,
+    name: row.name,
+    price: nanoToTon(row.price_nano),
+    imageUrl: row.image_url,
+    imageBase64: null,
+    rarity: row.rarity,
+  };
+}
+
+export function toApiCase(row: CaseRow, entries: readonly CaseEntry[]): Case {
+  const total = entries.reduce((sum, e) => sum + e.weight, 0);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    price: nanoToTon(row.price_nano),
+    imageUrl: row.image_url,
+    imageBase64: null,
+    isActive: row.is_active,
+    isLocked: row.is_locked,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    items: entries.map((e) => ({
+      id: e.entryId,
+      dropChance: e.weight / total,
+      weight: e.weight,
+      item: toApiItem(e.item),
+    })),
+  };
+}
+
+/** The weighted entries of the given cases, keyed by case id, each list in roll order. */
+export async function loadEntries(db: Db, caseIds: readonly string[]): Promise<Map<string, CaseEntry[]>> {
+  const byCase = new Map<string, CaseEntry[]>(caseIds.map((id) => [id, []]));
+  if (caseIds.length === 0) return byCase;
+  const rows = await db
+    .selectFrom('case_items as ci')
+    .innerJoin('items as i', 'i.id', 'ci.item_id')
+    .select([
+      'ci.id as entry_id',
+      'ci.case_id',
+      'ci.weight',
+      'i.id',
+      'i.name',
+      'i.price_nano',
+      'i.rarity',
+      'i.image_url',
+      'i.created_at',
+      'i.updated_at',
+    ])
+    .where('ci.case_id', 'in', caseIds)
+    .orderBy('ci.case_id')
+    .orderBy('ci.position')
+    .orderBy('ci.id')
+    .execute();
+  for (const r of rows) {
+    const { entry_id, case_id, weight, ...item } = r;
+    byCase.get(case_id)?.push({ entryId: entry_id, weight, item });
+  }
+  return byCase;
+}
+
+/** Every case, in catalogue order (inactive and locked ones included: the client shows them as such). */
+export async function listCases(db: Db): Promise<Case[]> {
+  const rows = await db.selectFrom('cases').selectAll().orderBy('position').orderBy('id').execute();
+  const entries = await loadEntries(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toApiCase(r, entries.get(r.id) ?? []));
+}
+
+/** One case with its items, or null when there is no such case. */
+export async function findCase(db: Db, id: string): Promise<Case | null> {
+  const row = await db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return null;
+  const entries = await loadEntries(db, [id]);
+  return toApiCase(row, entries.get(id) ?? []);
+}
