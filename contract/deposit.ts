@@ -1,0 +1,113 @@
+import { Type, type Static } from 'typebox';
+import { Ton } from './common.ts';
+
+/** Smallest deposit the server accepts for invoices and demo deposits, in TON. */
+export const DEPOSIT_MIN_TON = 0.01;
+/** Largest single invoice or demo deposit, in TON. */
+export const DEPOSIT_MAX_TON = 10_000;
+
+export const DepositMethod = Type.Union([Type.Literal('ton'), Type.Literal('cryptobot')]);
+export type DepositMethod = Static<typeof DepositMethod>;
+
+/** A deposit amount in TON, as the player typed it (floored to whole nanoTON by the server). */
+const DepositAmount = Type.Number({ minimum: DEPOSIT_MIN_TON, maximum: DEPOSIT_MAX_TON });
+
+/** GET /deposit/info — how this player can deposit. */
+export const DepositInfo = Type.Object({
+  /**
+   * TON transfer: send to `address` with the text comment `comment` (the player's own, stable).
+   * null when TON deposits are off. `demo`: the address is not a real wallet — use POST /deposit/demo.
+   */
+  ton: Type.Union([
+    Type.Object({ address: Type.String(), comment: Type.String(), demo: Type.Boolean() }),
+    Type.Null(),
+  ]),
+  /** true when POST /deposit/cryptobot-invoice works (real or demo) */
+  cryptobot: Type.Boolean(),
+  /** true when CryptoBot invoices are demo invoices (nothing is paid; the credit comes by itself) */
+  cryptobotDemo: Type.Boolean(),
+  /** true when any offered method is a demo: the sheet labels deposits as demo */
+  demo: Type.Boolean(),
+  minAmount: Ton,
+  maxAmount: Ton,
+});
+export type DepositInfo = Static<typeof DepositInfo>;
+
+/** POST /deposit/cryptobot-invoice */
+export const CryptobotInvoiceRequest = Type.Object(
+  { amount: DepositAmount },
+  { additionalProperties: false },
+);
+export type CryptobotInvoiceRequest = Static<typeof CryptobotInvoiceRequest>;
+
+export const CryptobotInvoiceResponse = Type.Object({
+  /** open it (inside Telegram through the link API): the CryptoBot invoice, or the local demo page */
+  invoiceUrl: Type.String(),
+  /** CryptoBot's Mini App and web links for the same invoice, when CryptoBot gives them */
+  miniAppInvoiceUrl: Type.Union([Type.String(), Type.Null()]),
+  webAppInvoiceUrl: Type.Union([Type.String(), Type.Null()]),
+  /** our invoice id */
+  invoiceId: Type.String(),
+  /** the amount that will be credited once paid (floored to nanoTON) */
+  amount: Ton,
+  /** true for a demo invoice: nothing to pay, the credit lands after a short delay */
+  demo: Type.Boolean(),
+});
+export type CryptobotInvoiceResponse = Static<typeof CryptobotInvoiceResponse>;
+
+/** POST /deposit/demo — demo mode only, for a method whose real provider is not configured. */
+export const DemoDepositRequest = Type.Object(
+  { amount: DepositAmount, method: DepositMethod },
+  { additionalProperties: false },
+);
+export type DemoDepositRequest = Static<typeof DemoDepositRequest>;
+
+export const DemoDepositResponse = Type.Object({
+  /** the id the deposit_credited message will carry */
+  id: Type.String(),
+  amount: Ton,
+  method: DepositMethod,
+  /** how long until the credit lands, in ms */
+  creditInMs: Type.Integer({ minimum: 0 }),
+  demo: Type.Literal(true),
+});
+export type DemoDepositResponse = Static<typeof DemoDepositResponse>;
+
+// ── the deposit socket: GET /ws/deposits (WebSocket) ───────────────────────────────────────────────
+
+/** The client's first message, within DEPOSIT_SOCKET_AUTH_TIMEOUT_MS of opening. */
+export const DepositSocketAuth = Type.Object({ type: Type.Literal('auth'), token: Type.String() });
+export type DepositSocketAuth = Static<typeof DepositSocketAuth>;
+
+/** The server's answer to a valid auth message; deposit events follow. */
+export const DepositSocketReady = Type.Object({ type: Type.Literal('auth_ok') });
+export type DepositSocketReady = Static<typeof DepositSocketReady>;
+
+/** Pushed to the credited player's sockets only, once per credit. */
+export const DepositCreditedMessage = Type.Object({
+  type: Type.Literal('deposit_credited'),
+  /** the amount credited, in TON */
+  amount: Ton,
+  /** the player's balance right after this credit, in TON */
+  balance: Ton,
+  method: DepositMethod,
+  /** the credit's external id: ton:<tx hash hex>, cryptopay:<invoice id> or demo:<uuid> */
+  id: Type.String(),
+  /** true for a demo credit */
+  demo: Type.Boolean(),
+});
+export type DepositCreditedMessage = Static<typeof DepositCreditedMessage>;
+
+export type DepositSocketServerMessage = DepositSocketReady | DepositCreditedMessage | { type: 'pong' };
+
+export const DEPOSIT_SOCKET_AUTH_TIMEOUT_MS = 10_000;
+
+/** Close codes of the deposit socket (4000–4999 are for applications). */
+export const SocketCloseCode = {
+  /** the first message was not {type:'auth', token} */
+  BAD_MESSAGE: 4400,
+  /** the token is missing, invalid, expired, or names no user */
+  UNAUTHORIZED: 4401,
+  /** no auth message within the time allowed */
+  AUTH_TIMEOUT: 4408,
+} as const;

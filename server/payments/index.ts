@@ -1,0 +1,81 @@
+import { Address } from '@ton/core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { CryptoPayClient } from './cryptopay.ts';
+import { DemoDeposits } from './demo.ts';
+import { TonWatcher } from './ton-watcher.ts';
+
+/** How a deposit method works on this server: the real provider, the demo provider, or not at all. */
+export type MethodMode = 'real' | 'demo' | 'off';
+
+/** Demo deposits are on in demo mode for a method whose real provider is not configured. */
+export function depositModes(config: Config, demo: boolean): { ton: MethodMode; cryptobot: MethodMode } {
+  const mode = (configured: boolean): MethodMode => (configured ? 'real' : demo ? 'demo' : 'off');
+  return { ton: mode(!!config.tonDepositAddress), cryptobot: mode(!!config.cryptoPayToken) };
+}
+
+/**
+ * The receiving address as players are shown it: a user-friendly address as configured, a raw one turned
+ * into the bounceable user-friendly form (test-only on a testnet toncenter). Bounceable on purpose: a
+ * transfer to an undeployed wallet then returns to the sender instead of being stuck uncredited.
+ */
+export function publicTonAddress(config: Config): string | null {
+  const raw = config.tonDepositAddress;
+  if (!raw) return null;
+  if (Address.isFriendly(raw)) {
+    const { address, isBounceable, isTestOnly } = Address.parseFriendly(raw);
+    return address.toString({ bounceable: isBounceable, testOnly: isTestOnly });
+  }
+  return Address.parse(raw).toString({ bounceable: true, testOnly: /testnet/i.test(config.toncenterUrl) });
+}
+
+/** The deposit services of one instance. */
+export interface Payments {
+  modes: { ton: MethodMode; cryptobot: MethodMode };
+  tonWatcher: TonWatcher | null;
+  cryptoPay: CryptoPayClient | null;
+  demo: DemoDeposits;
+  /** starts the TON watcher (when a receiving address is configured) */
+  start(): void;
+  /** stops the watcher and the demo timers, waiting for database work under way */
+  stop(): Promise<void>;
+}
+
+/** Builds the deposit services of this instance; start() begins watching the chain. */
+export function createPayments(ctx: AppContext, log?: FastifyBaseLogger): Payments {
+  const { config } = ctx;
+  const modes = depositModes(config, ctx.demo);
+  const tonWatcher = config.tonDepositAddress
+    ? new TonWatcher(ctx, {
+        address: config.tonDepositAddress,
+        toncenter: { url: config.toncenterUrl, apiKey: config.toncenterApiKey },
+        intervalMs: config.tonPollIntervalMs,
+        pageLimit: config.tonPageLimit,
+        maxBackoffMs: config.tonMaxBackoffMs,
+        log,
+      })
+    : null;
+  const cryptoPay = config.cryptoPayToken
+    ? new CryptoPayClient({ url: config.cryptoPayUrl, token: config.cryptoPayToken })
+    : null;
+  const demo = new DemoDeposits(ctx, log);
+  return {
+    modes,
+    tonWatcher,
+    cryptoPay,
+    demo,
+    start() {
+      tonWatcher?.start();
+      if (modes.ton === 'demo' || modes.cryptobot === 'demo') {
+        log?.warn(
+          { ton: modes.ton, cryptobot: modes.cryptobot },
+          'DEMO DEPOSITS: deposits without a configured provider are simulated and credited after a delay',
+        );
+      }
+    },
+    async stop() {
+      await Promise.all([tonWatcher?.stop(), demo.stop()]);
+    },
+  };
+}

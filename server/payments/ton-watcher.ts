@@ -1,0 +1,268 @@
+import { Address } from '@ton/core';
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { firstCommentIssuedAt, userByComment } from './comments.ts';
+import { creditDeposit } from './credit.ts';
+import { parseCommentPayload } from './ton-comment.ts';
+import {
+  fetchTransactions,
+  ToncenterError,
+  type ToncenterMessage,
+  type ToncenterOptions,
+  type ToncenterTransaction,
+  type TransactionsQuery,
+} from './toncenter.ts';
+
+/** A transfer into the receiving wallet that can be credited, once matched to a player by its comment. */
+export interface IncomingTransfer {
+  /** lower-case hex of the transaction hash: the credit's external id is ton:<hashHex> */
+  hashHex: string;
+  lt: bigint;
+  comment: string;
+  amountNano: bigint;
+  /** sender, raw form */
+  source: string;
+}
+
+export type Classified = { transfer: IncomingTransfer } | { skip: string };
+
+/**
+ * Decides whether a toncenter transaction of the receiving wallet is a creditable incoming transfer:
+ * an internal message to this address carrying nanoTON and a text comment, not bounced, with no
+ * out-messages (a bounce back or anything the wallet sent) and not aborted.
+ */
+export function classifyTransaction(tx: ToncenterTransaction, account: Address): Classified {
+  const msg = tx.in_msg;
+  if (!msg || !msg.source) return { skip: 'no internal in-message' };
+  if (!msg.destination || !sameAddress(msg.destination, account)) return { skip: 'not to this address' };
+  if (msg.bounced) return { skip: 'bounced' };
+  if ((tx.out_msgs?.length ?? 0) > 0) return { skip: 'has out-messages' };
+  if (tx.description?.aborted) return { skip: 'aborted' };
+  if (!msg.value || !/^\d+$/.test(msg.value)) return { skip: 'no value' };
+  const amountNano = BigInt(msg.value);
+  if (amountNano <= 0n) return { skip: 'zero value' };
+  const comment = messageComment(msg.message_content);
+  if (comment === null) return { skip: 'no text comment' };
+  const hashHex = normalizeTxHash(tx.hash);
+  if (!hashHex) return { skip: 'unreadable hash' };
+  return { transfer: { hashHex, lt: BigInt(tx.lt), comment, amountNano, source: msg.source } };
+}
+
+/** The text comment of a message: toncenter's decoded one, else read from the body cell itself. */
+function messageComment(content: ToncenterMessage['message_content']): string | null {
+  if (!content) return null;
+  const decoded = content.decoded;
+  if (decoded && decoded.type === 'text_comment' && typeof decoded.comment === 'string')
+    return decoded.comment;
+  if (typeof content.body === 'string' && content.body) return parseCommentPayload(content.body);
+  return null;
+}
+
+function sameAddress(text: string, account: Address): boolean {
+  try {
+    return Address.parse(text).equals(account);
+  } catch {
+    return false;
+  }
+}
+
+/** A transaction hash (base64, base64url or hex of 32 bytes) as lower-case hex; null when it is none of them. */
+export function normalizeTxHash(hash: string): string | null {
+  if (/^[0-9a-fA-F]{64}$/.test(hash)) return hash.toLowerCase();
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(hash)) return null;
+  const bytes = Buffer.from(hash.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return bytes.length === 32 ? bytes.toString('hex') : null;
+}
+
+/**
+ * The wait after the n-th consecutive failure: interval · 2^n, capped at maxMs (never below the interval);
+ * a longer Retry-After from toncenter wins, within the cap.
+ */
+export function backoffDelay(
+  failures: number,
+  intervalMs: number,
+  maxMs: number,
+  retryAfterMs: number | null = null,
+): number {
+  const cap = Math.max(maxMs, intervalMs);
+  const delay = Math.min(cap, intervalMs * 2 ** Math.min(Math.max(failures, 0), 30));
+  return retryAfterMs ? Math.min(cap, Math.max(delay, retryAfterMs)) : delay;
+}
+
+export interface TonWatcherOptions {
+  /** the receiving wallet, any address form */
+  address: string;
+  toncenter: ToncenterOptions;
+  intervalMs: number;
+  pageLimit: number;
+  maxBackoffMs: number;
+  log?: FastifyBaseLogger;
+}
+
+/**
+ * Polls toncenter for the receiving wallet's transactions in lt order and credits each matching transfer
+ * once (external id ton:<hash>). The read position (last handled lt) lives in payment_cursors, shared by
+ * every instance, so a restart neither misses nor repeats; instances that race on it both credit through
+ * the unique external id, so a transfer still lands once. Errors and 429s back off exponentially, capped.
+ * Network calls are made outside any database transaction.
+ */
+export class TonWatcher {
+  readonly account: Address;
+  readonly cursorName: string;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  private failures = 0;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly options: TonWatcherOptions,
+  ) {
+    this.account = Address.parse(options.address);
+    this.cursorName = `ton:${this.account.toRawString()}`;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for a poll under way to finish its database work. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.abort.abort();
+    await this.running?.catch(() => {});
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.tick().finally(() => {
+        this.running = null;
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    const interval = Math.max(10, this.options.intervalMs);
+    let delay = interval;
+    try {
+      await this.pollOnce();
+      this.failures = 0;
+    } catch (err) {
+      if (this.stopped) return;
+      this.failures += 1;
+      delay = this.backoffMs(err, interval);
+      const level = err instanceof ToncenterError && err.rateLimited ? 'info' : 'warn';
+      this.options.log?.[level]({ err, retryInMs: delay }, 'TON watcher: poll failed, backing off');
+    }
+    if (!this.stopped) this.schedule(delay);
+  }
+
+  private backoffMs(err: unknown, interval: number): number {
+    const retryAfterMs = err instanceof ToncenterError ? err.retryAfterMs : null;
+    return backoffDelay(this.failures, interval, this.options.maxBackoffMs, retryAfterMs);
+  }
+
+  /** Reads and settles everything new, page by page. Returns how many transactions it read and credited. */
+  async pollOnce(): Promise<{ seen: number; credited: number }> {
+    let seen = 0;
+    let credited = 0;
+    for (;;) {
+      const cursor = await this.readCursor();
+      const base = {
+        account: this.account.toRawString(),
+        limit: this.options.pageLimit,
+        sort: 'asc' as const,
+      };
+      const query: TransactionsQuery =
+        cursor === null
+          ? { ...base, startUtime: await this.initialUtime() }
+          : { ...base, startLt: cursor + 1n };
+      const page = await fetchTransactions(this.options.toncenter, query, this.abort.signal);
+      if (this.stopped) break;
+      const txs = page.transactions
+        .filter((tx) => cursor === null || BigInt(tx.lt) > cursor)
+        .sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0));
+      let last: bigint | null = null;
+      try {
+        for (const tx of txs) {
+          if (this.stopped) break;
+          if (await this.settle(tx)) credited++;
+          last = BigInt(tx.lt);
+          seen++;
+        }
+      } finally {
+        if (last !== null) await this.saveCursor(last);
+      }
+      if (this.stopped || page.transactions.length < this.options.pageLimit || last === null) break;
+    }
+    return { seen, credited };
+  }
+
+  private async settle(tx: ToncenterTransaction): Promise<boolean> {
+    const verdict = classifyTransaction(tx, this.account);
+    if ('skip' in verdict) {
+      if (verdict.skip === 'aborted' || verdict.skip === 'bounced' || verdict.skip === 'has out-messages') {
+        this.options.log?.info(
+          { tx: tx.hash, reason: verdict.skip },
+          'TON watcher: transaction not credited',
+        );
+      }
+      return false;
+    }
+    const t = verdict.transfer;
+    const userId = await userByComment(this.ctx.db, t.comment);
+    if (userId === null) {
+      this.options.log?.info(
+        { tx: t.hashHex, comment: t.comment.slice(0, 64) },
+        'TON watcher: unknown comment',
+      );
+      return false;
+    }
+    return creditDeposit(
+      this.ctx,
+      { userId, amountNano: t.amountNano, method: 'ton', externalId: `ton:${t.hashHex}`, ref: t.source },
+      this.options.log,
+    );
+  }
+
+  private async readCursor(): Promise<bigint | null> {
+    const row = await this.ctx.db
+      .selectFrom('payment_cursors')
+      .select('position')
+      .where('name', '=', this.cursorName)
+      .executeTakeFirst();
+    return row ? row.position : null;
+  }
+
+  /** Only moves forward: an instance that read less never pulls the shared cursor back. */
+  private async saveCursor(lt: bigint): Promise<void> {
+    await this.ctx.db
+      .insertInto('payment_cursors')
+      .values({ name: this.cursorName, position: lt })
+      .onConflict((oc) =>
+        oc.column('name').doUpdateSet({
+          position: sql`GREATEST(payment_cursors.position, excluded.position)`,
+          updated_at: new Date(),
+        }),
+      )
+      .execute();
+  }
+
+  /**
+   * Where the very first read starts, before any cursor exists: an hour before the first deposit comment
+   * was issued (no transfer can name a player earlier), or an hour ago when none was issued yet.
+   */
+  private async initialUtime(): Promise<number> {
+    const first = await firstCommentIssuedAt(this.ctx.db);
+    const from = Math.min(first ? first.getTime() : Date.now(), Date.now());
+    return Math.max(0, Math.floor(from / 1000) - 3600);
+  }
+}

@@ -1,0 +1,83 @@
+import type { DepositCreditedMessage, DepositMethod } from '../../contract/deposit.ts';
+import type { App, AppContext } from '../context.ts';
+import { nanoToTon } from '../lib/money.ts';
+import type { EventBus } from './bus.ts';
+import { authenticateSocket, messageText, sendJson, SocketHub, type Socket } from './sockets.ts';
+
+/** Bus channel of credited deposits. */
+export const DEPOSITS_CHANNEL = 'deposits';
+
+/** What travels on the bus for a credit: exact nanoTON as decimal strings, ids as strings. */
+export interface DepositEvent {
+  userId: string;
+  amountNano: string;
+  balanceNano: string;
+  method: DepositMethod;
+  /** the credit's external id */
+  id: string;
+  demo: boolean;
+}
+
+export function publishDeposit(bus: EventBus, event: DepositEvent): Promise<void> {
+  return bus.publish(DEPOSITS_CHANNEL, event);
+}
+
+function isDepositEvent(p: unknown): p is DepositEvent {
+  if (typeof p !== 'object' || p === null) return false;
+  const e = p as Record<string, unknown>;
+  return (
+    typeof e.userId === 'string' &&
+    /^\d+$/.test(e.userId) &&
+    typeof e.amountNano === 'string' &&
+    /^\d+$/.test(e.amountNano) &&
+    typeof e.balanceNano === 'string' &&
+    /^\d+$/.test(e.balanceNano) &&
+    (e.method === 'ton' || e.method === 'cryptobot') &&
+    typeof e.id === 'string' &&
+    typeof e.demo === 'boolean'
+  );
+}
+
+/**
+ * GET /ws/deposits (WebSocket). The client sends {type: 'auth', token} first; the server answers
+ * {type: 'auth_ok'} and from then on pushes {type: 'deposit_credited', ...} for that player's credits,
+ * made by any instance. {type: 'ping'} is answered with {type: 'pong'}; anything else is ignored.
+ */
+export function depositSocketRoutes(app: App, ctx: AppContext): void {
+  const hub = new SocketHub();
+  const unsubscribe = ctx.bus.subscribe(DEPOSITS_CHANNEL, (payload) => {
+    if (!isDepositEvent(payload)) {
+      app.log.warn('deposit event of an unknown shape ignored');
+      return;
+    }
+    const message: DepositCreditedMessage = {
+      type: 'deposit_credited',
+      amount: nanoToTon(BigInt(payload.amountNano)),
+      balance: nanoToTon(BigInt(payload.balanceNano)),
+      method: payload.method,
+      id: payload.id,
+      demo: payload.demo,
+    };
+    hub.sendToUser(payload.userId, message);
+  });
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    hub.close();
+  });
+
+  const authTimeoutMs = ctx.config.socketAuthTimeoutMs;
+  app.get('/ws/deposits', { websocket: true }, (raw) => {
+    const socket = raw as Socket;
+    void authenticateSocket(ctx, socket, authTimeoutMs).then((userId) => {
+      if (userId === null) return;
+      hub.add(userId, socket);
+      sendJson(socket, { type: 'auth_ok' });
+      socket.on('message', (data) => {
+        const text = messageText(data);
+        if (text !== null && text.length < 256 && /"type"\s*:\s*"ping"/.test(text)) {
+          sendJson(socket, { type: 'pong' });
+        }
+      });
+    });
+  });
+}

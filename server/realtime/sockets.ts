@@ -1,0 +1,178 @@
+import type { AppContext } from '../context.ts';
+import { SocketCloseCode } from '../../contract/deposit.ts';
+
+/** The part of a server-side WebSocket (the `ws` library's, handed over by @fastify/websocket) we use. */
+export interface Socket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  ping(): void;
+  on(event: 'message', listener: (data: unknown, isBinary: boolean) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'pong', listener: () => void): unknown;
+  once(event: 'message', listener: (data: unknown, isBinary: boolean) => void): unknown;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+const OPEN = 1;
+const MAX_AUTH_MESSAGE_BYTES = 8192;
+
+/** Sends a JSON message if the socket is still open; returns whether it was sent. */
+export function sendJson(socket: Socket, message: unknown): boolean {
+  if (socket.readyState !== OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+/** A socket message as text (ws hands over a Buffer, an ArrayBuffer or Buffer fragments). */
+export function messageText(data: unknown): string | null {
+  if (typeof data === 'string') return data;
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  if (Array.isArray(data) && data.every((d) => Buffer.isBuffer(d)))
+    return Buffer.concat(data).toString('utf8');
+  return null;
+}
+
+/**
+ * Waits for the client's first message, {type: 'auth', token}, within timeoutMs, and checks the token as
+ * the HTTP API does (signature, expiry, and that the user exists). Resolves the user id, or closes the
+ * socket (4400 malformed first message, 4401 bad token, 4408 no message in time) and resolves null.
+ */
+export function authenticateSocket(
+  ctx: AppContext,
+  socket: Socket,
+  timeoutMs: number,
+): Promise<bigint | null> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (userId: bigint | null, close?: { code: number; reason: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (close && socket.readyState === OPEN) socket.close(close.code, close.reason);
+      resolve(userId);
+    };
+    const timer = setTimeout(
+      () => finish(null, { code: SocketCloseCode.AUTH_TIMEOUT, reason: 'auth timeout' }),
+      timeoutMs,
+    );
+    socket.once('close', () => finish(null));
+    socket.once('message', (data) => {
+      const text = messageText(data);
+      let token: string | null = null;
+      if (text !== null && text.length <= MAX_AUTH_MESSAGE_BYTES) {
+        try {
+          const msg = JSON.parse(text) as { type?: unknown; token?: unknown };
+          if (msg && msg.type === 'auth' && typeof msg.token === 'string') token = msg.token;
+        } catch {
+          // not JSON: treated as a malformed first message below
+        }
+      }
+      if (token === null) {
+        finish(null, { code: SocketCloseCode.BAD_MESSAGE, reason: 'expected {type:"auth", token}' });
+        return;
+      }
+      void verify(ctx, token).then(
+        (userId) =>
+          finish(
+            userId,
+            userId === null ? { code: SocketCloseCode.UNAUTHORIZED, reason: 'unauthorized' } : undefined,
+          ),
+        () => finish(null, { code: 1011, reason: 'server error' }),
+      );
+    });
+  });
+}
+
+async function verify(ctx: AppContext, token: string): Promise<bigint | null> {
+  const result = await ctx.tokens.verify(token);
+  if (typeof result !== 'bigint') return null;
+  const user = await ctx.db.selectFrom('users').select('id').where('id', '=', result).executeTakeFirst();
+  return user ? result : null;
+}
+
+/**
+ * The open sockets of one socket route, by user. Sends to one user's sockets or to all of them, and pings
+ * every socket each heartbeat: one that did not answer the previous ping is dropped.
+ */
+export class SocketHub {
+  private readonly byUser = new Map<string, Set<Socket>>();
+  private readonly alive = new WeakMap<Socket, boolean>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(heartbeatMs = 30_000) {
+    this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Adds an authenticated socket; it leaves the hub when it closes. */
+  add(userId: bigint | string, socket: Socket): void {
+    const key = userId.toString();
+    let set = this.byUser.get(key);
+    if (!set) this.byUser.set(key, (set = new Set()));
+    set.add(socket);
+    this.alive.set(socket, true);
+    socket.on('pong', () => this.alive.set(socket, true));
+    socket.on('close', () => {
+      const current = this.byUser.get(key);
+      current?.delete(socket);
+      if (current && current.size === 0) this.byUser.delete(key);
+    });
+  }
+
+  /** Sends a JSON message to every open socket of the user; returns how many got it. */
+  sendToUser(userId: bigint | string, message: unknown): number {
+    const set = this.byUser.get(userId.toString());
+    if (!set) return 0;
+    const text = JSON.stringify(message);
+    let sent = 0;
+    for (const socket of set) {
+      if (socket.readyState === OPEN) {
+        socket.send(text);
+        sent++;
+      }
+    }
+    return sent;
+  }
+
+  /** Sends a JSON message to every open socket in the hub (a public feed). */
+  broadcast(message: unknown): number {
+    const text = JSON.stringify(message);
+    let sent = 0;
+    for (const set of this.byUser.values()) {
+      for (const socket of set) {
+        if (socket.readyState === OPEN) {
+          socket.send(text);
+          sent++;
+        }
+      }
+    }
+    return sent;
+  }
+
+  /** Number of open sockets. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.byUser.values()) n += set.size;
+    return n;
+  }
+
+  private beat(): void {
+    for (const set of this.byUser.values()) {
+      for (const socket of set) {
+        if (this.alive.get(socket) === false) {
+          socket.terminate();
+          continue;
+        }
+        this.alive.set(socket, false);
+        if (socket.readyState === OPEN) socket.ping();
+      }
+    }
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+  }
+}
