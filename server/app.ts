@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyError } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -17,7 +18,15 @@ import { authRoutes } from './routes/auth.ts';
 import { userRoutes } from './routes/users.ts';
 import { caseRoutes } from './routes/cases.ts';
 import { fairnessRoutes } from './routes/fairness.ts';
+import { inventoryRoutes } from './routes/inventory.ts';
+import { upgradeRoutes } from './routes/upgrade.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { seedCatalogue } from './games/seed.ts';
+import { depositRoutes } from './routes/deposit.ts';
+import { createBus } from './realtime/bus.ts';
+import { depositSocketRoutes } from './realtime/deposits.ts';
+import { createPayments } from './payments/index.ts';
+import { tonconnectRoutes } from './routes/tonconnect.ts';
 
 export interface BuiltApp {
   app: App;
@@ -45,16 +54,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const demo = !config.botToken;
   const botToken = config.botToken ?? (await sharedSecret(db, 'demo_bot_token', generateDemoBotToken));
   const jwtSecret = config.jwtSecret ?? (await sharedSecret(db, 'jwt_secret', generateJwtSecret));
-  const ctx: AppContext = {
-    config,
-    db,
-    database,
-    tokens: new TokenService(jwtSecret, config.tokenTtlSeconds),
-    botToken,
-    demo,
-  };
-  if (demo) await seedDemoUser(ctx);
-  await seedCatalogue(db, config.rtp);
 
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
@@ -62,8 +61,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // cross-instance events (deposit notifications, the live feed): LISTEN/NOTIFY on Postgres
+  const bus = await createBus(database, app.log);
+  const ctx: AppContext = {
+    config,
+    db,
+    database,
+    tokens: new TokenService(jwtSecret, config.tokenTtlSeconds),
+    botToken,
+    demo,
+    bus,
+  };
+  if (demo) await seedDemoUser(ctx);
+  await seedCatalogue(db, config.rtp);
+  const payments = createPayments(ctx, app.log);
+  app.addHook('onClose', async () => {
+    await payments.stop();
+    await bus.close();
+  });
+
   installValidation(app);
   installErrorHandling(app);
+  // one WebSocket server for every socket route (deposits, the live feed)
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   await app.register(
     async (api) => {
@@ -73,11 +93,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       userRoutes(typed, ctx);
       caseRoutes(typed, ctx);
       fairnessRoutes(typed, ctx);
+      inventoryRoutes(typed, ctx);
+      upgradeRoutes(typed, ctx);
+      adminRoutes(typed, ctx);
+      depositRoutes(typed, ctx, payments);
+      depositSocketRoutes(typed, ctx);
     },
     { prefix: API_PREFIX },
   );
+  tonconnectRoutes(app as unknown as App, ctx); // at the site root, beside the client
 
   await serveStatic(app, config);
+  payments.start();
 
   let closed = false;
   return {
@@ -157,6 +184,8 @@ function reasonPhrase(status: number): string {
     415: 'Unsupported Media Type',
     422: 'Unprocessable Entity',
     429: 'Too Many Requests',
+    502: 'Bad Gateway',
+    503: 'Service Unavailable',
   };
   return phrases[status] ?? (status >= 500 ? 'Internal Server Error' : 'Error');
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { Address } from '@ton/core';
 
 /** Server configuration, read from environment variables with safe defaults (see README for the table). */
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   rtp: number;
   /** Starting balance of the demo user, in TON. */
   demoBalanceTon: number;
+  /** Upgrade odds at x1 (spec §9: 0.39); a roll succeeds with this / coef. In (0, 1], at most 6 decimals. */
+  upgradeBaseChance: number;
   /** Public URL of the app (for the TON Connect manifest); derived from the request when empty. */
   publicUrl: string | null;
   /** Telegram Mini App link the wallet returns to (twaReturnUrl), e.g. https://t.me/your_bot/app. */
@@ -32,6 +35,37 @@ export interface Config {
   /** Folder of item and case art. */
   assetsDir: string;
   logLevel: string;
+  /** Whether the client's debug scene switcher (/debug) is on in production builds (GET /api/config). */
+  debugScenes: boolean;
+  /**
+   * Key of the operator API (/api/admin/..., header x-admin-key), at least 16 characters. When empty the
+   * operator API is off (404); the admin command line works either way.
+   */
+  adminKey: string | null;
+
+  // ── deposits ──────────────────────────────────────────────────────────────
+  /** Receiving wallet for TON deposits (user-friendly or raw form); TON deposits are off (or demo) when empty. */
+  tonDepositAddress: string | null;
+  /** toncenter API v3 base URL (mainnet by default; https://testnet.toncenter.com/api/v3 for testnet). */
+  toncenterUrl: string;
+  /** toncenter API key (X-Api-Key); without one toncenter allows about one request a second. */
+  toncenterApiKey: string | null;
+  /** How often the TON watcher asks toncenter for new incoming transactions, in ms. */
+  tonPollIntervalMs: number;
+  /** Transactions asked for per toncenter request (1..1000); the watcher pages through more. */
+  tonPageLimit: number;
+  /** Longest wait between toncenter requests after errors and rate limits (exponential backoff cap), in ms. */
+  tonMaxBackoffMs: number;
+  /** Crypto Pay (CryptoBot) API token; CryptoBot deposits are off (or demo) when empty. */
+  cryptoPayToken: string | null;
+  /** Crypto Pay API base URL (mainnet by default; https://testnet-pay.crypt.bot/api for testnet). */
+  cryptoPayUrl: string;
+  /** Asset of Crypto Pay invoices. Balances are kept in TON, so only TON is accepted. */
+  cryptoPayAsset: string;
+  /** Demo deposits (demo mode without the real provider): delay before the credit lands, in ms. */
+  demoDepositDelayMs: number;
+  /** How long a new authenticated socket (deposits) has to send its auth message, in ms. */
+  socketAuthTimeoutMs: number;
 }
 
 function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
@@ -47,9 +81,56 @@ function str(name: string, env: NodeJS.ProcessEnv): string | null {
   return raw ? raw : null;
 }
 
+function url(name: string, fallback: string, env: NodeJS.ProcessEnv): string {
+  const raw = str(name, env) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function tonAddress(name: string, env: NodeJS.ProcessEnv): string | null {
+  const raw = str(name, env);
+  if (raw === null) return null;
+  try {
+    Address.parse(raw);
+  } catch {
+    throw new Error(`${name} must be a TON address (user-friendly or raw 0:<64 hex>), got "${raw}"`);
+  }
+  return raw;
+}
+
+const ADMIN_KEY_MIN_LENGTH = 16;
+
+function adminKey(env: NodeJS.ProcessEnv): string | null {
+  const raw = str('ADMIN_KEY', env);
+  if (raw !== null && raw.length < ADMIN_KEY_MIN_LENGTH) {
+    throw new Error(`ADMIN_KEY must be at least ${ADMIN_KEY_MIN_LENGTH} characters long`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const rtp = int('RTP', 0.9, env);
   if (rtp <= 0 || rtp > 1) throw new Error('RTP must be in (0, 1]');
+  const upgradeBaseChance = int('UPGRADE_BASE_CHANCE', 0.39, env);
+  if (!(upgradeBaseChance > 0 && upgradeBaseChance <= 1) || !/^\d*(\.\d{0,6})?$/.test(String(upgradeBaseChance))) {
+    throw new Error('UPGRADE_BASE_CHANCE must be a number in (0, 1] with at most 6 decimals');
+  }
+  const tonPageLimit = int('TON_PAGE_LIMIT', 100, env);
+  if (!Number.isInteger(tonPageLimit) || tonPageLimit < 1 || tonPageLimit > 1000) {
+    throw new Error('TON_PAGE_LIMIT must be an integer from 1 to 1000');
+  }
+  const cryptoPayAsset = (str('CRYPTOPAY_ASSET', env) ?? 'TON').toUpperCase();
+  if (cryptoPayAsset !== 'TON') {
+    throw new Error('CRYPTOPAY_ASSET must be TON: balances are kept in TON and no exchange rate is applied');
+  }
   return {
     port: int('PORT', 8080, env),
     host: str('HOST', env) ?? '0.0.0.0',
@@ -62,11 +143,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, env),
     rtp,
     demoBalanceTon: int('DEMO_BALANCE_TON', 100, env),
+    upgradeBaseChance,
     publicUrl: str('PUBLIC_URL', env),
     twaReturnUrl: str('TWA_RETURN_URL', env),
     clientDir: resolve(str('CLIENT_DIR', env) ?? 'dist'),
     assetsDir: resolve(str('ASSETS_DIR', env) ?? 'assets'),
     logLevel: str('LOG_LEVEL', env) ?? 'info',
+    debugScenes: ['1', 'true'].includes(str('DEBUG_SCENES', env)?.toLowerCase() ?? ''),
+    adminKey: adminKey(env),
+    tonDepositAddress: tonAddress('TON_DEPOSIT_ADDRESS', env),
+    toncenterUrl: url('TONCENTER_URL', 'https://toncenter.com/api/v3', env),
+    toncenterApiKey: str('TONCENTER_API_KEY', env),
+    tonPollIntervalMs: int('TON_POLL_INTERVAL_MS', 5000, env),
+    tonPageLimit,
+    tonMaxBackoffMs: int('TON_MAX_BACKOFF_MS', 60_000, env),
+    cryptoPayToken: str('CRYPTOPAY_TOKEN', env),
+    cryptoPayUrl: url('CRYPTOPAY_URL', 'https://pay.crypt.bot/api', env),
+    cryptoPayAsset,
+    demoDepositDelayMs: int('DEMO_DEPOSIT_DELAY_MS', 3000, env),
+    socketAuthTimeoutMs: int('SOCKET_AUTH_TIMEOUT_MS', 10_000, env),
     ...overrides,
   };
 }

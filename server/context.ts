@@ -9,6 +9,7 @@ import type {
 import type { Config } from './config.ts';
 import type { Db, OpenedDatabase } from './db/index.ts';
 import type { TokenService } from './auth/tokens.ts';
+import type { EventBus } from './realtime/bus.ts';
 
 /** What every route module gets: configuration, the database and the services built at start. */
 export interface AppContext {
@@ -20,6 +21,8 @@ export interface AppContext {
   botToken: string;
   /** true when no BOT_TOKEN is configured: demo sign-in and demo balance are on */
   demo: boolean;
+  /** publish/subscribe across instances (Postgres LISTEN/NOTIFY; in-process on PGlite) */
+  bus: EventBus;
 }
 
 export type App = FastifyInstance<

@@ -42,4 +42,186 @@ export const migrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+
+  '0002_catalogue': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        CREATE TABLE items (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          price_nano BIGINT NOT NULL CHECK (price_nano >= 0),
+          rarity TEXT NOT NULL CHECK (rarity IN ('common', 'uncommon', 'rare', 'epic', 'legendary')),
+          image_url TEXT NOT NULL,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`
+        CREATE TABLE cases (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          description TEXT NOT NULL DEFAULT '',
+          price_nano BIGINT NOT NULL CHECK (price_nano > 0),
+          image_url TEXT NOT NULL,
+          is_active BOOLEAN NOT NULL DEFAULT TRUE,
+          is_locked BOOLEAN NOT NULL DEFAULT FALSE,
+          position INTEGER NOT NULL DEFAULT 0,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`CREATE INDEX cases_position_idx ON cases (position, id)`.execute(db);
+      await sql`
+        CREATE TABLE case_items (
+          id TEXT PRIMARY KEY,
+          case_id TEXT NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+          item_id TEXT NOT NULL REFERENCES items(id),
+          weight INTEGER NOT NULL CHECK (weight > 0),
+          position INTEGER NOT NULL DEFAULT 0,
+          UNIQUE (case_id, item_id)
+        )`.execute(db);
+      await sql`
+        CREATE TABLE inventory (
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          item_id TEXT NOT NULL REFERENCES items(id),
+          quantity INTEGER NOT NULL CHECK (quantity >= 0),
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          PRIMARY KEY (user_id, item_id)
+        )`.execute(db);
+      await sql`
+        CREATE TABLE fairness_seeds (
+          id BIGSERIAL PRIMARY KEY,
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          server_seed TEXT NOT NULL,
+          server_seed_hash TEXT NOT NULL,
+          client_seed TEXT NOT NULL,
+          nonce INTEGER NOT NULL DEFAULT 0 CHECK (nonce >= 0),
+          active BOOLEAN NOT NULL DEFAULT TRUE,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          revealed_at TIMESTAMPTZ,
+          CHECK (active = (revealed_at IS NULL))
+        )`.execute(db);
+      await sql`CREATE UNIQUE INDEX fairness_seeds_active_idx ON fairness_seeds (user_id) WHERE active`.execute(
+        db,
+      );
+      await sql`CREATE INDEX fairness_seeds_user_idx ON fairness_seeds (user_id, id)`.execute(db);
+      await sql`
+        CREATE TABLE openings (
+          id BIGSERIAL PRIMARY KEY,
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          case_id TEXT NOT NULL REFERENCES cases(id),
+          item_id TEXT NOT NULL REFERENCES items(id),
+          price_nano BIGINT NOT NULL CHECK (price_nano > 0),
+          ledger_id BIGINT NOT NULL REFERENCES ledger(id),
+          seed_id BIGINT NOT NULL REFERENCES fairness_seeds(id),
+          server_seed_hash TEXT NOT NULL,
+          client_seed TEXT NOT NULL,
+          nonce INTEGER NOT NULL CHECK (nonce >= 0),
+          roll BIGINT NOT NULL CHECK (roll >= 0),
+          total_weight BIGINT NOT NULL CHECK (total_weight > roll),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          UNIQUE (seed_id, nonce)
+        )`.execute(db);
+      await sql`CREATE INDEX openings_user_idx ON openings (user_id, id DESC)`.execute(db);
+      await sql`CREATE INDEX openings_ledger_idx ON openings (ledger_id)`.execute(db);
+    },
+  },
+  '0003_payments': {
+    async up(db: Kysely<unknown>) {
+      // One stable text comment per player: a TON transfer carrying it is credited to that player.
+      await sql`
+        CREATE TABLE deposit_comments (
+          user_id BIGINT PRIMARY KEY REFERENCES users(id),
+          comment TEXT NOT NULL UNIQUE,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+      // Where each payment watcher has read up to (the TON watcher: the last transaction lt it handled).
+      await sql`
+        CREATE TABLE payment_cursors (
+          name TEXT PRIMARY KEY,
+          position BIGINT NOT NULL,
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+      // Invoices we asked a provider for; the amount to credit is the one stored here, never the webhook's.
+      await sql`
+        CREATE TABLE deposit_invoices (
+          id TEXT PRIMARY KEY,
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          provider TEXT NOT NULL,
+          provider_invoice_id TEXT,
+          asset TEXT NOT NULL,
+          amount_nano BIGINT NOT NULL CHECK (amount_nano > 0),
+          status TEXT NOT NULL,
+          url TEXT,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          paid_at TIMESTAMPTZ
+        )`.execute(db);
+      await sql`
+        CREATE UNIQUE INDEX deposit_invoices_provider_idx
+          ON deposit_invoices (provider, provider_invoice_id)
+          WHERE provider_invoice_id IS NOT NULL`.execute(db);
+      await sql`CREATE INDEX deposit_invoices_user_idx ON deposit_invoices (user_id, created_at)`.execute(db);
+    },
+  },
+  '0004_inventory': {
+    async up(db: Kysely<unknown>) {
+      // Items on their way out of the game: pending until an operator completes or fails the request
+      // (a failed one puts the items back into the inventory).
+      await sql`
+        CREATE TABLE withdrawals (
+          id BIGSERIAL PRIMARY KEY,
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          item_id TEXT NOT NULL REFERENCES items(id),
+          quantity INTEGER NOT NULL CHECK (quantity > 0),
+          status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'completed', 'failed')),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          resolved_at TIMESTAMPTZ,
+          note TEXT,
+          CHECK ((status = 'pending') = (resolved_at IS NULL))
+        )`.execute(db);
+      await sql`CREATE INDEX withdrawals_user_idx ON withdrawals (user_id, id DESC)`.execute(db);
+      await sql`CREATE INDEX withdrawals_pending_idx ON withdrawals (id) WHERE status = 'pending'`.execute(
+        db,
+      );
+      // The first answer to a request sent with an Idempotency-Key, stored in the transaction of its change.
+      await sql`
+        CREATE TABLE idempotency_keys (
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          key TEXT NOT NULL,
+          route TEXT NOT NULL,
+          request_hash TEXT NOT NULL,
+          status_code INTEGER NOT NULL,
+          response JSONB NOT NULL,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          PRIMARY KEY (user_id, key)
+        )`.execute(db);
+    },
+  },
+  '0005_upgrades': {
+    async up(db: Kysely<unknown>) {
+      // One row per upgrade roll, with everything needed to re-check it once the seed is revealed.
+      // chance = chance_numerator / chance_denominator exactly; rolled = roll / 2^52 (exact in a double).
+      await sql`
+        CREATE TABLE upgrades (
+          id BIGSERIAL PRIMARY KEY,
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          stake_item_id TEXT NOT NULL REFERENCES items(id),
+          stake_price_nano BIGINT NOT NULL CHECK (stake_price_nano >= 0),
+          target_item_id TEXT NOT NULL REFERENCES items(id),
+          target_price_nano BIGINT NOT NULL CHECK (target_price_nano >= 0),
+          coef_tenths INTEGER NOT NULL CHECK (coef_tenths IN (15, 20, 30, 50, 100, 200)),
+          chance_numerator BIGINT NOT NULL CHECK (chance_numerator >= 0),
+          chance_denominator BIGINT NOT NULL CHECK (chance_denominator > 0),
+          rolled DOUBLE PRECISION NOT NULL CHECK (rolled >= 0 AND rolled < 1),
+          success BOOLEAN NOT NULL,
+          seed_id BIGINT NOT NULL REFERENCES fairness_seeds(id),
+          server_seed_hash TEXT NOT NULL,
+          client_seed TEXT NOT NULL,
+          nonce INTEGER NOT NULL CHECK (nonce >= 0),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          UNIQUE (seed_id, nonce)
+        )`.execute(db);
+      await sql`CREATE INDEX upgrades_user_idx ON upgrades (user_id, id DESC)`.execute(db);
+    },
+  },
 };

@@ -49,8 +49,192 @@ export interface AppSecretsTable {
   created_at: Timestamp;
 }
 
+/** A TEXT key chosen by us (catalogue ids such as 'starter' or 'flower_pink'). */
+type TextKey = ColumnType<string, string, never>;
+
+/** Gift items, seeded from the catalogue at start. */
+export interface ItemsTable {
+  id: TextKey;
+  name: string;
+  price_nano: BigIntColumn;
+  rarity: 'common' | 'uncommon' | 'rare' | 'epic' | 'legendary';
+  image_url: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Cases, seeded from the catalogue at start; the list is ordered by position. */
+export interface CasesTable {
+  id: TextKey;
+  name: string;
+  description: string;
+  price_nano: BigIntColumn;
+  image_url: string;
+  is_active: Generated<boolean>;
+  is_locked: Generated<boolean>;
+  position: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** What a case can drop: integer weights; an item's chance is weight / sum of the case's weights. */
+export interface CaseItemsTable {
+  /** `${case_id}:${item_id}` */
+  id: TextKey;
+  case_id: string;
+  item_id: string;
+  weight: number;
+  /** the order of the entries, which is also the order pickWeighted walks */
+  position: Generated<number>;
+}
+
+export interface InventoryTable {
+  user_id: BigIntColumn;
+  item_id: string;
+  quantity: number;
+  updated_at: Timestamp;
+}
+
+/**
+ * A player's seed pairs. Exactly one is active per player (a unique partial index); rotating reveals it
+ * (active = false, revealed_at set) and starts a new one. The nonce counts the rolls made with the pair.
+ */
+export interface FairnessSeedsTable {
+  id: BigSerial;
+  user_id: BigIntColumn;
+  server_seed: string;
+  server_seed_hash: string;
+  client_seed: string;
+  nonce: Generated<number>;
+  active: Generated<boolean>;
+  created_at: Timestamp;
+  revealed_at: Date | null;
+}
+
+/** One row per case copy opened, with everything needed to re-check the roll. */
+export interface OpeningsTable {
+  id: BigSerial;
+  user_id: BigIntColumn;
+  case_id: string;
+  item_id: string;
+  /** the case price paid for this copy */
+  price_nano: BigIntColumn;
+  /** the ledger row of the debit (one per request: copies opened together share it) */
+  ledger_id: BigIntColumn;
+  seed_id: BigIntColumn;
+  server_seed_hash: string;
+  client_seed: string;
+  nonce: number;
+  roll: BigIntColumn;
+  total_weight: BigIntColumn;
+  created_at: Timestamp;
+}
+
+/** A player's TON deposit comment ('gc-' + random), issued once and kept. */
+export interface DepositCommentsTable {
+  user_id: ColumnType<bigint, bigint | string, never>;
+  comment: string;
+  created_at: Timestamp;
+}
+
+/** Read positions of the payment watchers, shared by every instance (the TON watcher: last handled lt). */
+export interface PaymentCursorsTable {
+  name: string;
+  position: BigIntColumn;
+  updated_at: Timestamp;
+}
+
+export type DepositInvoiceStatus = 'creating' | 'active' | 'failed' | 'paid';
+
+/** Invoices asked of a provider (Crypto Pay, or the demo provider). */
+export interface DepositInvoicesTable {
+  /** our id (a UUID), sent to the provider as the invoice payload */
+  id: string;
+  user_id: BigIntColumn;
+  /** 'cryptopay' or 'demo' */
+  provider: string;
+  /** the provider's invoice id, once created */
+  provider_invoice_id: string | null;
+  asset: string;
+  amount_nano: BigIntColumn;
+  status: DepositInvoiceStatus;
+  url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export type WithdrawalStatus = 'pending' | 'completed' | 'failed';
+
+/** Items a player asked to take out of the game; the items left the inventory when the row was made. */
+export interface WithdrawalsTable {
+  id: BigSerial;
+  user_id: BigIntColumn;
+  item_id: string;
+  quantity: number;
+  status: ColumnType<WithdrawalStatus, WithdrawalStatus | undefined, WithdrawalStatus>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** set when completed or failed */
+  resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  note: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/**
+ * The stored first answer of a request sent with an Idempotency-Key (per player and key). While the
+ * request runs, status_code is 0; the row and the answer commit together with the change.
+ */
+export interface IdempotencyKeysTable {
+  user_id: BigIntColumn;
+  key: string;
+  /** method and path, e.g. 'POST /api/inventory/sell' */
+  route: string;
+  /** hex SHA-256 of the request body in canonical JSON */
+  request_hash: string;
+  status_code: number;
+  response: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+}
+
+/** One row per upgrade roll (server/games/upgrade.ts), with everything needed to re-check it. */
+export interface UpgradesTable {
+  id: BigSerial;
+  user_id: BigIntColumn;
+  stake_item_id: string;
+  /** the stake's catalogue price at the time */
+  stake_price_nano: BigIntColumn;
+  /** the gift aimed at (added to the inventory on success) */
+  target_item_id: string;
+  target_price_nano: BigIntColumn;
+  /** the multiplier in tenths: 15, 20, 30, 50, 100, 200 */
+  coef_tenths: number;
+  /** chance = chance_numerator / chance_denominator exactly */
+  chance_numerator: BigIntColumn;
+  chance_denominator: BigIntColumn;
+  /** the roll in [0, 1): rollInt(..., 2^52) / 2^52, exact in a double */
+  rolled: number;
+  success: boolean;
+  seed_id: BigIntColumn;
+  server_seed_hash: string;
+  client_seed: string;
+  nonce: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   ledger: LedgerTable;
   app_secrets: AppSecretsTable;
+  items: ItemsTable;
+  cases: CasesTable;
+  case_items: CaseItemsTable;
+  inventory: InventoryTable;
+  fairness_seeds: FairnessSeedsTable;
+  openings: OpeningsTable;
+  deposit_comments: DepositCommentsTable;
+  payment_cursors: PaymentCursorsTable;
+  deposit_invoices: DepositInvoicesTable;
+  withdrawals: WithdrawalsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  upgrades: UpgradesTable;
 }

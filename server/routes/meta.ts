@@ -20,6 +20,7 @@ export function metaRoutes(app: App, ctx: AppContext): void {
       demo: ctx.demo,
       tonconnectManifestUrl: `${base.replace(/\/$/, '')}/tonconnect-manifest.json`,
       twaReturnUrl: ctx.config.twaReturnUrl,
+      debugScenes: ctx.config.debugScenes,
     };
   });
 

@@ -1,8 +1,8 @@
-import { BalanceResponse, ProfileResponse } from '../../contract/users.ts';
+import { ProfileResponse } from '../../contract/users.ts';
 import type { App, AppContext } from '../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { getUser } from '../users.ts';
-import { nanoToTon } from '../lib/money.ts';
+import { levelFor, playerAchievements } from '../games/achievements.ts';
 
 export function userRoutes(app: App, ctx: AppContext): void {
   const auth = requireUser(ctx);
@@ -12,16 +12,11 @@ export function userRoutes(app: App, ctx: AppContext): void {
     { preHandler: auth, schema: { response: { 200: ProfileResponse } } },
     async (request) => {
       const user = await getUser(ctx.db, request.userId);
-      return { stats: { openingsCount: user.openings_count } };
-    },
-  );
-
-  app.get(
-    '/deposit/balance',
-    { preHandler: auth, schema: { response: { 200: BalanceResponse } } },
-    async (request) => {
-      const user = await getUser(ctx.db, request.userId);
-      return { balance: nanoToTon(user.balance_nano) };
+      return {
+        stats: { openingsCount: user.openings_count },
+        level: levelFor(user.openings_count),
+        achievements: await playerAchievements(ctx.db, request.userId),
+      };
     },
   );
 }

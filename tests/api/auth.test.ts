@@ -46,7 +46,7 @@ describe('sign-in and session', () => {
       status: 200,
       body: { balance: 0 },
     });
-    expect(await server.call('GET', '/users/profile', { token })).toEqual({
+    expect(await server.call('GET', '/users/profile', { token })).toMatchObject({
       status: 200,
       body: { stats: { openingsCount: 0 } },
     });

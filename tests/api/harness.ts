@@ -40,6 +40,16 @@ export async function createTestDatabase(baseUrl: string | null = postgresUrl): 
       await database.close();
       const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
+      // the pool's end() resolves before its connections have hung up; a forced drop would kill the
+      // stragglers and their clients would throw after the test, so wait (briefly) for them to go
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await c.query<{ n: string }>(
+          'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        );
+        if (rows[0]?.n === '0') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },

@@ -1,0 +1,189 @@
+import { sql, type Transaction } from 'kysely';
+import type { InventoryEntry, SellResponse } from '../../contract/inventory.ts';
+import type { Db } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
+import { conflict, notFound, unauthorized } from '../lib/errors.ts';
+import { nanoToTon } from '../lib/money.ts';
+
+/**
+ * What players hold, and turning it back into balance.
+ *
+ * Lock order (the same in every game): the player's users row first, then their inventory rows, then the
+ * seed pair. Opening a case locks the users row with its debit; selling and withdrawing lock it up front
+ * (lockPlayer), so a player's balance and inventory changes queue one after the other and never wait on
+ * each other in a cycle. Keep that order in new code that takes or gives items (the upgrade game).
+ */
+
+type Trx = Transaction<Database>;
+
+export const LEDGER_KIND_SELL = 'sell';
+
+/** The player's items with quantity > 0, dearest first (then by name, then id, for a stable order). */
+export async function listInventory(db: Db, userId: bigint): Promise<InventoryEntry[]> {
+  const rows = await db
+    .selectFrom('inventory as inv')
+    .innerJoin('items as i', 'i.id', 'inv.item_id')
+    .select(['inv.item_id', 'inv.quantity', 'i.name', 'i.image_url', 'i.price_nano'])
+    .where('inv.user_id', '=', userId)
+    .where('inv.quantity', '>', 0)
+    .orderBy('i.price_nano', 'desc')
+    .orderBy('i.name')
+    .orderBy('inv.item_id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.item_id,
+    quantity: r.quantity,
+    item: { id: r.item_id, name: r.name, imageUrl: r.image_url, price: nanoToTon(r.price_nano) },
+  }));
+}
+
+/** Locks the player's users row until the transaction ends (see the lock order above). */
+export async function lockPlayer(trx: Trx, userId: bigint): Promise<void> {
+  const row = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
+}
+
+export const itemNotOwned = (itemId: string) =>
+  notFound('ITEM_NOT_OWNED', `You do not have the item "${itemId}"`);
+
+/**
+ * Takes `quantity` of an item out of the player's inventory with one conditional update (it never goes
+ * below zero, however many requests race): 404 ITEM_NOT_OWNED when the player holds none (or the item
+ * does not exist), 409 INSUFFICIENT_QUANTITY when they hold fewer. Call it after lockPlayer.
+ */
+export async function takeFromInventory(
+  trx: Trx,
+  userId: bigint,
+  itemId: string,
+  quantity: number,
+): Promise<void> {
+  if (!Number.isSafeInteger(quantity) || quantity < 1)
+    throw new RangeError('quantity must be a positive integer');
+  const taken = await trx
+    .updateTable('inventory')
+    .set((eb) => ({ quantity: eb('quantity', '-', quantity), updated_at: sql<Date>`now()` }))
+    .where('user_id', '=', userId)
+    .where('item_id', '=', itemId)
+    .where('quantity', '>=', quantity)
+    .returning('quantity')
+    .executeTakeFirst();
+  if (taken) return;
+  const held = await trx
+    .selectFrom('inventory')
+    .select('quantity')
+    .where('user_id', '=', userId)
+    .where('item_id', '=', itemId)
+    .executeTakeFirst();
+  if (!held || held.quantity === 0) throw itemNotOwned(itemId);
+  throw conflict(
+    'INSUFFICIENT_QUANTITY',
+    `You have ${held.quantity} of "${itemId}", fewer than the ${quantity} asked for`,
+  );
+}
+
+/** Puts `quantity` of an item (back) into the player's inventory. */
+export async function giveToInventory(
+  trx: Trx,
+  userId: bigint,
+  itemId: string,
+  quantity: number,
+): Promise<void> {
+  await trx
+    .insertInto('inventory')
+    .values({ user_id: userId, item_id: itemId, quantity })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'item_id']).doUpdateSet((eb) => ({
+        quantity: eb('inventory.quantity', '+', eb.ref('excluded.quantity')),
+        updated_at: sql<Date>`now()`,
+      })),
+    )
+    .execute();
+}
+
+interface SaleLine {
+  itemId: string;
+  quantity: number;
+  amountNano: bigint;
+}
+
+/**
+ * Credits the sale of the given lines in the caller's transaction: one balance update, and one ledger
+ * row per line (kind 'sell', ref the item id) whose balance_after runs up to the new balance.
+ */
+async function creditSale(trx: Trx, userId: bigint, lines: readonly SaleLine[]): Promise<SellResponse> {
+  const totalNano = lines.reduce((sum, l) => sum + l.amountNano, 0n);
+  const updated = await trx
+    .updateTable('users')
+    .set((eb) => ({ balance_nano: eb('balance_nano', '+', totalNano), updated_at: sql<Date>`now()` }))
+    .where('id', '=', userId)
+    .returning('balance_nano')
+    .executeTakeFirstOrThrow();
+  let running = updated.balance_nano - totalNano;
+  await trx
+    .insertInto('ledger')
+    .values(
+      lines.map((l) => {
+        running += l.amountNano;
+        return {
+          user_id: userId,
+          delta_nano: l.amountNano,
+          balance_after_nano: running,
+          kind: LEDGER_KIND_SELL,
+          ref: l.itemId,
+          external_id: null,
+        };
+      }),
+    )
+    .execute();
+  return {
+    sold: lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, amount: nanoToTon(l.amountNano) })),
+    total: nanoToTon(totalNano),
+    balance: nanoToTon(updated.balance_nano),
+  };
+}
+
+/** Sells `quantity` of one item at its catalogue price, in the caller's transaction. */
+export async function sellItem(
+  trx: Trx,
+  userId: bigint,
+  itemId: string,
+  quantity: number,
+): Promise<SellResponse> {
+  await lockPlayer(trx, userId);
+  await takeFromInventory(trx, userId, itemId, quantity);
+  const item = await trx.selectFrom('items').select('price_nano').where('id', '=', itemId).executeTakeFirst();
+  // an inventory row always names an item (foreign key), so this only guards against the impossible
+  if (!item) throw itemNotOwned(itemId);
+  return creditSale(trx, userId, [{ itemId, quantity, amountNano: item.price_nano * BigInt(quantity) }]);
+}
+
+/** Sells everything the player holds, in the caller's transaction; 409 INVENTORY_EMPTY when there is nothing. */
+export async function sellEverything(trx: Trx, userId: bigint): Promise<SellResponse> {
+  await lockPlayer(trx, userId);
+  const held = await trx
+    .selectFrom('inventory as inv')
+    .innerJoin('items as i', 'i.id', 'inv.item_id')
+    .select(['inv.item_id', 'inv.quantity', 'i.price_nano'])
+    .where('inv.user_id', '=', userId)
+    .where('inv.quantity', '>', 0)
+    .orderBy('i.price_nano', 'desc')
+    .orderBy('inv.item_id')
+    .forUpdate('inv')
+    .execute();
+  if (held.length === 0) throw conflict('INVENTORY_EMPTY', 'There is nothing in your inventory to sell');
+  for (const row of held) await takeFromInventory(trx, userId, row.item_id, row.quantity);
+  return creditSale(
+    trx,
+    userId,
+    held.map((r) => ({
+      itemId: r.item_id,
+      quantity: r.quantity,
+      amountNano: r.price_nano * BigInt(r.quantity),
+    })),
+  );
+}

@@ -1,0 +1,59 @@
+import {
+  InventoryResponse,
+  SellRequest,
+  SellResponse,
+  WithdrawRequest,
+  WithdrawResponse,
+  WithdrawalsResponse,
+} from '../../contract/inventory.ts';
+import { ApiError } from '../../contract/common.ts';
+import type { App, AppContext } from '../context.ts';
+import { requireUser } from '../auth/guard.ts';
+import { withIdempotency } from '../lib/idempotency.ts';
+import { listInventory, sellEverything, sellItem } from '../inventory/inventory.ts';
+import { listWithdrawals, requestWithdrawal } from '../inventory/withdrawals.ts';
+
+/**
+ * The player's inventory: list, sell (one kind or everything), withdraw, and the withdrawal requests.
+ * Sell and withdraw accept an Idempotency-Key header (server/lib/idempotency.ts).
+ */
+export function inventoryRoutes(app: App, ctx: AppContext): void {
+  const auth = requireUser(ctx);
+  const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 422: ApiError };
+
+  app.get(
+    '/inventory',
+    { preHandler: auth, schema: { response: { 200: InventoryResponse } } },
+    async (request) => ({ inventory: await listInventory(ctx.db, request.userId) }),
+  );
+
+  app.post(
+    '/inventory/sell',
+    { preHandler: auth, schema: { body: SellRequest, response: { 200: SellResponse, ...errors } } },
+    async (request, reply) => {
+      const body = request.body;
+      return withIdempotency(ctx.db, request, reply, (trx) =>
+        'sellAll' in body
+          ? sellEverything(trx, request.userId)
+          : sellItem(trx, request.userId, body.itemId, body.quantity),
+      );
+    },
+  );
+
+  app.post(
+    '/inventory/withdraw',
+    { preHandler: auth, schema: { body: WithdrawRequest, response: { 200: WithdrawResponse, ...errors } } },
+    async (request, reply) => {
+      const { itemId, quantity } = request.body;
+      return withIdempotency(ctx.db, request, reply, async (trx) => ({
+        withdrawal: await requestWithdrawal(trx, request.userId, itemId, quantity),
+      }));
+    },
+  );
+
+  app.get(
+    '/inventory/withdrawals',
+    { preHandler: auth, schema: { response: { 200: WithdrawalsResponse } } },
+    async (request) => ({ withdrawals: await listWithdrawals(ctx.db, request.userId) }),
+  );
+}

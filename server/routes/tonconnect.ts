@@ -1,0 +1,29 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../context.ts';
+
+/** The TON Connect manifest wallets read (https://<app>/tonconnect-manifest.json): who is asking to connect. */
+export const TonconnectManifest = Type.Object({
+  url: Type.String(),
+  name: Type.String(),
+  /** a 180×180 PNG */
+  iconUrl: Type.String(),
+});
+
+export const APP_NAME = 'Giftcases';
+
+/**
+ * GET /tonconnect-manifest.json at the site root (not under /api), where GET /api/config points the
+ * client. The base is PUBLIC_URL, else the request's own origin. Wallets fetch it from their own
+ * origin, so it is open to any origin.
+ */
+export function tonconnectRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/tonconnect-manifest.json',
+    { schema: { response: { 200: TonconnectManifest } } },
+    async (request, reply) => {
+      const base = (ctx.config.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+      void reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=300');
+      return { url: base, name: APP_NAME, iconUrl: `${base}/assets/icon-180.png` };
+    },
+  );
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { CaseItem, Item, OpenResult } from '../../contract/cases.ts';
+import {
+  buildReels,
+  canAfford,
+  expectedValue,
+  formatChance,
+  rouletteItems,
+  sortForDisplay,
+  totalPrice,
+} from '../../src/features/case/model.ts';
+import { CASE_TABS, casesOfTab } from '../../src/features/cases/tabs.ts';
+
+function item(id: string, price: number, rarity: Item['rarity'] = 'common'): Item {
+  return { id, name: id, price, imageUrl: `/assets/items/${id}.svg`, imageBase64: null, rarity };
+}
+
+function entries(list: [Item, number][]): CaseItem[] {
+  const total = list.reduce((sum, [, weight]) => sum + weight, 0);
+  return list.map(([it, weight]) => ({ id: `c:${it.id}`, dropChance: weight / total, weight, item: it }));
+}
+
+function result(it: Item, nonce: number): OpenResult {
+  return {
+    openingId: String(nonce),
+    item: it,
+    proof: { serverSeedHash: 'abc', clientSeed: 'client', nonce, roll: 0, totalWeight: 1 },
+  };
+}
+
+describe('case list tabs', () => {
+  const list = Array.from({ length: 9 }, (_, i) => i);
+  it('slice the list by position as the spec says', () => {
+    expect(CASE_TABS).toEqual(['free', 'limited', 'mix', 'allin', 'tickets']);
+    expect(casesOfTab(list, 'free')).toEqual(list);
+    expect(casesOfTab(list, 'limited')).toEqual([0, 1, 2]);
+    expect(casesOfTab(list, 'mix')).toEqual([3, 4, 5]);
+    expect(casesOfTab(list, 'allin')).toEqual([2, 3, 4]);
+    expect(casesOfTab(list, 'tickets')).toEqual([4, 5, 6]);
+  });
+  it('cope with short lists', () => {
+    expect(casesOfTab([0, 1], 'mix')).toEqual([]);
+    expect(casesOfTab([0, 1, 2, 3, 4], 'tickets')).toEqual([4]);
+  });
+});
+
+describe('affordability', () => {
+  it('needs balance ≥ price × count, exactly', () => {
+    expect(canAfford(1.5, 0.5, 3)).toBe(true);
+    expect(canAfford(1.49, 0.5, 3)).toBe(false);
+    expect(canAfford(0.3, 0.1, 3)).toBe(true); // 0.1 * 3 is 0.30000000000000004 in floats
+    expect(canAfford(undefined, 0.5, 1)).toBe(false);
+    expect(canAfford(100, 75, 2)).toBe(false);
+  });
+  it('totals price × count without float noise', () => {
+    expect(totalPrice(0.1, 3)).toBe(0.3);
+    expect(totalPrice(2.5, 3)).toBe(7.5);
+  });
+});
+
+describe('odds disclosure', () => {
+  const a = item('a', 0.1);
+  const b = item('b', 5, 'rare');
+  const c = item('c', 1, 'uncommon');
+  const list = entries([
+    [a, 90],
+    [b, 1],
+    [c, 9],
+  ]);
+
+  it('expected value is Σ chance × price', () => {
+    expect(expectedValue(list)).toBeCloseTo(0.9 * 0.1 + 0.01 * 5 + 0.09 * 1, 12);
+    expect(expectedValue([])).toBe(0);
+  });
+
+  it('lists rarest and dearest first', () => {
+    expect(sortForDisplay(list).map((e) => e.item.id)).toEqual(['b', 'c', 'a']);
+  });
+
+  it('formats chances as percents', () => {
+    expect(formatChance(0.9)).toBe('90%');
+    expect(formatChance(0.125)).toBe('12.5%');
+    expect(formatChance(0.0125)).toBe('1.25%');
+    expect(formatChance(0.0005)).toBe('0.05%');
+    expect(formatChance(0.00001)).toBe('<0.01%');
+    expect(formatChance(0)).toBe('0%');
+  });
+});
+
+describe('roulette reels', () => {
+  const a = item('a', 0.1);
+  const b = item('b', 5, 'rare');
+  const pieces = rouletteItems(
+    entries([
+      [a, 90],
+      [b, 10],
+    ]),
+  );
+
+  it('carry the integer weights', () => {
+    expect(pieces.map((p) => [p.id, p.weight])).toEqual([
+      ['a', 90],
+      ['b', 10],
+    ]);
+  });
+
+  it('one reel per result, the dropped item as the winner, seeded by the proof', () => {
+    const reels = buildReels(pieces, [result(b, 7), result(a, 8)]);
+    expect(reels).toHaveLength(2);
+    expect(reels[0]).toMatchObject({ winnerIndex: 1, seed: 'abc:7' });
+    expect(reels[1]).toMatchObject({ winnerIndex: 0, seed: 'abc:8' });
+    expect(reels[0]!.items).toBe(pieces);
+  });
+
+  it('an item the case no longer lists joins that reel with weight 0', () => {
+    const [reel] = buildReels(pieces, [result(item('gone', 3), 1)]);
+    expect(reel!.items).toHaveLength(3);
+    expect(reel!.winnerIndex).toBe(2);
+    expect(reel!.items[2]).toMatchObject({ id: 'gone', weight: 0 });
+  });
+});
