@@ -5,3 +5,4 @@ export * from './cases.ts';
 export * from './deposit.ts';
 export * from './inventory.ts';
 export * from './upgrade.ts';
+export * from './feed.ts';

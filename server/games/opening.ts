@@ -4,6 +4,7 @@ import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import { nanoToTon } from '../lib/money.ts';
+import type { DropRow } from '../realtime/feed.ts';
 import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
 import { takeNonces } from './fairness.ts';
 
@@ -20,6 +21,8 @@ export const insufficientBalance = () =>
 export interface OpenOutcome {
   results: OpenResult[];
   balanceNano: bigint;
+  /** one per copy, for the live feed to announce once the transaction has committed */
+  drops: DropRow[];
 }
 
 /**
@@ -37,7 +40,7 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
   const run = async (trx: Trx): Promise<OpenOutcome> => {
     const box = await trx
       .selectFrom('cases')
-      .select(['id', 'price_nano', 'is_active', 'is_locked'])
+      .select(['id', 'name', 'image_url', 'price_nano', 'is_active', 'is_locked'])
       .where('id', '=', caseId)
       .executeTakeFirst();
     if (!box) throw notFound('CASE_NOT_FOUND', `There is no case "${caseId}"`);
@@ -48,7 +51,8 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
     const weights = entries.map((e) => e.weight);
 
     const cost = box.price_nano * BigInt(amount);
-    const balanceNano = await debitForOpening(trx, userId, cost, amount);
+    const player = await debitForOpening(trx, userId, cost, amount);
+    const balanceNano = player.balance_nano;
     const ledger = await trx
       .insertInto('ledger')
       .values({
@@ -85,9 +89,9 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
           total_weight: d.total,
         })),
       )
-      .returning(['id', 'nonce'])
+      .returning(['id', 'nonce', 'created_at'])
       .execute();
-    const idByNonce = new Map(inserted.map((r) => [r.nonce, r.id]));
+    const byNonce = new Map(inserted.map((r) => [r.nonce, r]));
 
     await addToInventory(
       trx,
@@ -97,8 +101,21 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
 
     return {
       balanceNano,
+      drops: draws.map((d) => ({
+        id: byNonce.get(d.nonce)!.id,
+        created_at: byNonce.get(d.nonce)!.created_at,
+        username: player.username,
+        first_name: player.first_name,
+        photo_url: player.photo_url,
+        case_id: box.id,
+        case_name: box.name,
+        case_image_url: box.image_url,
+        item_id: d.item.id,
+        item_name: d.item.name,
+        item_image_url: d.item.image_url,
+      })),
       results: draws.map((d) => ({
-        openingId: idByNonce.get(d.nonce)!.toString(),
+        openingId: byNonce.get(d.nonce)!.id.toString(),
         item: toApiItem(d.item),
         proof: {
           serverSeedHash: lease.serverSeedHash,
@@ -115,10 +132,10 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
 
 /**
  * The conditional debit: takes `cost` only if the balance covers it, and counts the openings, in one
- * statement. Returns the balance after. Concurrent debits queue on the user row, so the balance can
- * never go below zero however many requests race.
+ * statement. Returns the balance after, and the player's public name and photo for the live feed.
+ * Concurrent debits queue on the user row, so the balance can never go below zero however many requests race.
  */
-async function debitForOpening(trx: Trx, userId: bigint, cost: bigint, copies: number): Promise<bigint> {
+async function debitForOpening(trx: Trx, userId: bigint, cost: bigint, copies: number) {
   const row = await trx
     .updateTable('users')
     .set((eb) => ({
@@ -128,9 +145,9 @@ async function debitForOpening(trx: Trx, userId: bigint, cost: bigint, copies: n
     }))
     .where('id', '=', userId)
     .where('balance_nano', '>=', cost)
-    .returning('balance_nano')
+    .returning(['balance_nano', 'username', 'first_name', 'photo_url'])
     .executeTakeFirst();
-  if (row) return row.balance_nano;
+  if (row) return row;
   const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
   if (!user) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
   throw insufficientBalance();

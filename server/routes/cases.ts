@@ -17,6 +17,7 @@ import { withIdempotency } from '../lib/idempotency.ts';
 import { nanoToTon } from '../lib/money.ts';
 import { findCase, listCases } from '../games/cases.ts';
 import { openCase, openingHistory } from '../games/opening.ts';
+import { announceDrops, type DropRow } from '../realtime/feed.ts';
 
 /** History paging defaults (spec §9). */
 const HISTORY_PAGE = 1;
@@ -66,11 +67,17 @@ export function caseRoutes(app: App, ctx: AppContext): void {
       preHandler: auth,
       schema: { body: OpenCaseRequest, response: { 200: OpenCaseResponse, ...openErrors } },
     },
-    async (request, reply) =>
-      withIdempotency(ctx.db, request, reply, async (trx) => {
-        const { results, balanceNano } = await openCase(trx, request.userId, request.body.caseId, 1);
-        return { ...results[0]!, balance: nanoToTon(balanceNano) };
-      }),
+    async (request, reply) => {
+      const drops: DropRow[] = [];
+      const answer = await withIdempotency(ctx.db, request, reply, async (trx) => {
+        const outcome = await openCase(trx, request.userId, request.body.caseId, 1);
+        drops.splice(0, drops.length, ...outcome.drops);
+        return { ...outcome.results[0]!, balance: nanoToTon(outcome.balanceNano) };
+      });
+      // committed (a refusal threw; a replayed answer opened nothing): now the feed may hear of it
+      announceDrops(ctx.bus, drops, request.log);
+      return answer;
+    },
   );
 
   app.post(
@@ -81,10 +88,14 @@ export function caseRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { caseId, amount } = request.body;
-      return withIdempotency(ctx.db, request, reply, async (trx) => {
-        const { results, balanceNano } = await openCase(trx, request.userId, caseId, amount);
-        return { success: true as const, results, balance: nanoToTon(balanceNano) };
+      const drops: DropRow[] = [];
+      const answer = await withIdempotency(ctx.db, request, reply, async (trx) => {
+        const outcome = await openCase(trx, request.userId, caseId, amount);
+        drops.splice(0, drops.length, ...outcome.drops);
+        return { success: true as const, results: outcome.results, balance: nanoToTon(outcome.balanceNano) };
       });
+      announceDrops(ctx.bus, drops, request.log);
+      return answer;
     },
   );
 }

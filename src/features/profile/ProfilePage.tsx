@@ -8,6 +8,8 @@ import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { balanceAtom, meAtom, profileAtom } from '../../state/queries';
 import { DepositSheet } from '../deposit/DepositSheet';
+import { ProfileWallet } from '../wallet/ProfileWallet';
+import { ProfileSections } from './ProfileSections';
 import './profile.css';
 
 /** `/profile?openDeposit=true` (where `/deposit` leads) opens the deposit sheet. */
@@ -76,6 +78,8 @@ export function ProfilePage() {
         </button>
       </div>
 
+      <ProfileWallet />
+
       <div className="profile__section">
         <span className="profile__label">{t('profile.language')}</span>
         <div className="profile__languages" role="group" aria-label={t('profile.language')}>
@@ -94,6 +98,8 @@ export function ProfilePage() {
           ))}
         </div>
       </div>
+
+      <ProfileSections />
 
       <DepositSheet open={depositOpen} onClose={closeDeposit} />
     </section>

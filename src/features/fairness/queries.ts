@@ -1,0 +1,53 @@
+import { atomWithQuery } from 'jotai-tanstack-query';
+import type {
+  Case,
+  CaseResponse,
+  FairnessState,
+  HistoryResponse,
+  RotateResponse,
+} from '../../../contract/cases.ts';
+import { api } from '../../api';
+import { queryKeys } from '../../state/queries';
+import { queryClient } from '../../state/store';
+
+/** How many recent openings the verifier lists (the history's default page size, spec §9). */
+export const HISTORY_LIMIT = 20;
+
+/** GET /fairness → the active seed pair: server seed hash, client seed, nonce. */
+export const fairnessAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.fairness,
+  queryFn: () => api.request<FairnessState>('/fairness'),
+}));
+
+/** GET /cases/history?page=1&limit=20 → the newest openings with their proofs (and seeds once revealed). */
+export const recentOpeningsAtom = atomWithQuery(() => ({
+  queryKey: [...queryKeys.history, 1, HISTORY_LIMIT],
+  queryFn: () => api.request<HistoryResponse>('/cases/history', { query: { page: 1, limit: HISTORY_LIMIT } }),
+}));
+
+/** PUT /fairness/client-seed: applies from the next roll (a used pair is revealed and replaced). */
+export async function saveClientSeed(clientSeed: string): Promise<FairnessState> {
+  const state = await api.request<FairnessState>('/fairness/client-seed', {
+    method: 'PUT',
+    body: { clientSeed },
+  });
+  queryClient.setQueryData(queryKeys.fairness, state);
+  await queryClient.invalidateQueries({ queryKey: queryKeys.history });
+  return state;
+}
+
+/** POST /fairness/rotate: reveals the server seed used so far and commits to a new one. */
+export async function rotateSeed(): Promise<RotateResponse> {
+  const answer = await api.request<RotateResponse>('/fairness/rotate', { method: 'POST' });
+  queryClient.setQueryData(queryKeys.fairness, answer.current);
+  await queryClient.invalidateQueries({ queryKey: queryKeys.history });
+  return answer;
+}
+
+/** The case with its entries in roll order (GET /cases/{id}), from the cache when the case page loaded it. */
+export function fetchCase(id: string): Promise<Case> {
+  return queryClient.fetchQuery({
+    queryKey: queryKeys.caseById(id),
+    queryFn: async () => (await api.request<CaseResponse>(`/cases/${encodeURIComponent(id)}`)).case,
+  });
+}

@@ -1,0 +1,244 @@
+import { useAtomValue } from 'jotai';
+import type { CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Achievement, RankName } from '../../../contract/users.ts';
+import { InventoryActionError, InventoryGrid } from '../inventory/InventoryGrid';
+import { useInventoryActions } from '../inventory/useInventoryActions';
+import { profileAtom } from '../../state/queries';
+import './progress.css';
+
+/** Level progress counts toward this many openings (spec §9: openingsCount / 350). */
+const LEVEL_PROGRESS_OPENINGS = 350;
+
+/** The ranks in order (spec §9), each with its level; the display is fixed at Level 1, Rookie. */
+const RANKS = [
+  { name: 'Rookie', key: 'ranks.rookie' },
+  { name: 'Explorer', key: 'ranks.explorer' },
+  { name: 'Drop Hunter', key: 'ranks.dropHunter' },
+  { name: 'Case Master', key: 'ranks.caseMaster' },
+  { name: 'Bonus Raider', key: 'ranks.bonusRaider' },
+  { name: 'Treasure', key: 'ranks.treasure' },
+  { name: 'Epic Opener', key: 'ranks.epicOpener' },
+] as const satisfies readonly { name: RankName; key: `ranks.${string}` }[];
+
+/** Stroke paths (24 × 24) of each achievement's icon. */
+const ACHIEVEMENT_ICONS: Record<Achievement['id'], string[]> = {
+  // a gift box
+  first_case: [
+    'M4 10h16v10H4z',
+    'M3 7h18v3H3z',
+    'M12 7v13',
+    'M12 7C10.5 3.5 7 4 7 5.5S9.5 7 12 7s5-.2 5-1.5S13.5 3.5 12 7Z',
+  ],
+  // a four-leaf clover
+  lucky_strike: [
+    'M12 12C9 12 7 10 7 8a2.5 2.5 0 0 1 5-.5A2.5 2.5 0 0 1 17 8c0 2-2 4-5 4Z',
+    'M12 12c-3 0-5 2-5 4a2.5 2.5 0 0 0 5 .5 2.5 2.5 0 0 0 5-.5c0-2-2-4-5-4Z',
+    'M12 16.5c0 2 .5 3.5 2 5',
+  ],
+  // stacked boxes
+  case_collector: ['M3 13h8v8H3z', 'M13 13h8v8h-8z', 'M8 3h8v8H8z'],
+  // a diamond
+  high_roller: ['M6 4h12l4 6-10 11L2 10Z', 'M2 10h20', 'M9 4l3 6 3-6', 'M12 10v11'],
+};
+
+function AchievementIcon({ id }: { id: Achievement['id'] }) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinejoin="round"
+    >
+      {ACHIEVEMENT_ICONS[id].map((d) => (
+        <path key={d} d={d} />
+      ))}
+    </svg>
+  );
+}
+
+/** The level block (Level 1, Rookie, progress bar of openings / 350) and the next-rank rewards. */
+export function LevelCard() {
+  const { t } = useTranslation();
+  const { data } = useAtomValue(profileAtom);
+  const level = data?.level ?? { level: 1, rank: 'Rookie' as const, progress: 0 };
+  const openings = data?.stats.openingsCount ?? 0;
+  const current = Math.max(
+    RANKS.findIndex((r) => r.name === level.rank),
+    0,
+  );
+  const percent = Math.round(level.progress * 1000) / 10;
+  return (
+    <section className="profile__section level-card" aria-labelledby="level-title" data-testid="level-card">
+      <div className="level-card__head">
+        <span className="level-card__badge" aria-hidden="true">
+          {level.level}
+        </span>
+        <div className="level-card__titles">
+          <h2 id="level-title" className="level-card__level" data-testid="level-title">
+            {t('profile.level', { level: level.level })}
+          </h2>
+          <span className="level-card__rank" data-testid="level-rank">
+            {t(RANKS[current]!.key)}
+          </span>
+        </div>
+        <span className="level-card__count" data-testid="level-progress-text">
+          {t('profile.levelProgress', {
+            done: Math.min(openings, LEVEL_PROGRESS_OPENINGS),
+            total: LEVEL_PROGRESS_OPENINGS,
+          })}
+        </span>
+      </div>
+      <div
+        className="level-card__bar"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-labelledby="level-title"
+        data-testid="level-progress"
+      >
+        <span className="level-card__fill" style={{ '--progress': `${percent}%` } as CSSProperties} />
+      </div>
+
+      <h3 className="level-card__subtitle" data-testid="next-rank-title">
+        {t('profile.nextRankReward')}
+      </h3>
+      <ol className="rank-list" data-testid="rank-list">
+        {RANKS.map((rank, index) => (
+          <li
+            key={rank.name}
+            className={`rank${index === current ? ' rank--current' : ''}${index === current + 1 ? ' rank--next' : ''}`}
+            data-testid="rank"
+            data-current={index === current || undefined}
+          >
+            <span className="rank__level">{t('profile.rankLevel', { level: index + 1 })}</span>
+            <span className="rank__name">{t(rank.key)}</span>
+            {index === current + 1 && <span className="rank__tag">{t('profile.nextRank')}</span>}
+            {index > current && (
+              <span className="rank__lock" aria-label={t('profile.locked')}>
+                <LockIcon />
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** The achievements grid, locked ones dimmed with a lock (spec §2, §9). */
+export function AchievementsGrid() {
+  const { t } = useTranslation();
+  const { data } = useAtomValue(profileAtom);
+  const achievements: Achievement[] = data?.achievements ?? [
+    { id: 'first_case', unlocked: false },
+    { id: 'lucky_strike', unlocked: false },
+    { id: 'case_collector', unlocked: false },
+    { id: 'high_roller', unlocked: false },
+  ];
+  return (
+    <section className="profile__section" aria-labelledby="achievements-title">
+      <h2 id="achievements-title" className="section-title">
+        {t('profile.achievements')}
+      </h2>
+      <ul className="achievements" data-testid="achievements">
+        {achievements.map((a) => (
+          <li
+            key={a.id}
+            className={`achievement${a.unlocked ? ' achievement--unlocked' : ''}`}
+            data-testid="achievement"
+            data-id={a.id}
+            data-unlocked={a.unlocked}
+          >
+            <span className="achievement__icon" aria-hidden="true">
+              {a.unlocked ? <AchievementIcon id={a.id} /> : <LockIcon />}
+            </span>
+            <span className="achievement__title">{t(`achievements.${a.id}.title`)}</span>
+            <span className="achievement__text">{t(`achievements.${a.id}.text`)}</span>
+            <span className="achievement__state">
+              {a.unlocked ? t('profile.unlocked') : t('profile.locked')}
+              {!a.unlocked &&
+                a.progress !== undefined &&
+                a.progress > 0 &&
+                ` · ${Math.floor(a.progress * 100)}%`}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The inventory grid on the profile: the same grid and actions as the inventory screen. */
+export function ProfileInventory() {
+  const { t } = useTranslation();
+  const actions = useInventoryActions();
+  return (
+    <section className="profile__section profile-inventory" aria-labelledby="profile-inventory-title">
+      <div className="profile-inventory__head">
+        <h2 id="profile-inventory-title" className="section-title">
+          {t('profile.inventory')}
+        </h2>
+        <Link to="/inventory" className="profile-inventory__link" data-testid="profile-inventory-link">
+          {t('profile.openInventory')}
+        </Link>
+      </div>
+      <InventoryActionError actions={actions} />
+      <InventoryGrid actions={actions} />
+    </section>
+  );
+}
+
+/** Where the fairness page is reached from. */
+export function FairnessLink() {
+  const { t } = useTranslation();
+  return (
+    <Link to="/fairness" className="profile__section fairness-link" data-testid="fairness-link">
+      <span className="fairness-link__icon" aria-hidden="true">
+        <ShieldIcon />
+      </span>
+      <span className="fairness-link__text">
+        <span className="fairness-link__title">{t('profile.fairness')}</span>
+        <span className="fairness-link__hint">{t('profile.fairnessText')}</span>
+      </span>
+      <span aria-hidden="true" className="fairness-link__chevron">
+        ›
+      </span>
+    </Link>
+  );
+}
+
+/** Level, next-rank rewards, achievements, inventory and the fairness link, in the profile's order (spec §2). */
+export function ProfileSections() {
+  return (
+    <>
+      <LevelCard />
+      <AchievementsGrid />
+      <ProfileInventory />
+      <FairnessLink />
+    </>
+  );
+}
+
+function LockIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2">
+      <rect x="5" y="11" width="14" height="10" rx="2" />
+      <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+    </svg>
+  );
+}
+
+function ShieldIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M12 3 4.5 6v6c0 4.5 3.2 7.8 7.5 9 4.3-1.2 7.5-4.5 7.5-9V6Z" />
+      <path d="m8.5 12 2.5 2.5 4.5-5" />
+    </svg>
+  );
+}

@@ -1,0 +1,77 @@
+import { atomWithQuery } from 'jotai-tanstack-query';
+import type {
+  InventoryEntry,
+  InventoryResponse,
+  SellResponse,
+  Withdrawal,
+  WithdrawResponse,
+  WithdrawalsResponse,
+} from '../../contract/inventory.ts';
+import { api } from '../api';
+import { queryKeys } from './queries';
+import { queryClient } from './store';
+
+/** GET /inventory → what the player holds (data: InventoryEntry[]), dearest first. */
+export const inventoryAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.inventory,
+  queryFn: async (): Promise<InventoryEntry[]> =>
+    (await api.request<InventoryResponse>('/inventory')).inventory,
+}));
+
+/** GET /inventory/withdrawals → the player's withdrawal requests, newest first. */
+export const withdrawalsAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.withdrawals,
+  queryFn: async (): Promise<Withdrawal[]> =>
+    (await api.request<WithdrawalsResponse>('/inventory/withdrawals')).withdrawals,
+}));
+
+/** A fresh Idempotency-Key: the same action retried (the client re-sends after a re-login) applies once. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function post<T>(path: string, body: unknown): Promise<T> {
+  return api.request<T>(path, {
+    method: 'POST',
+    body: body as Record<string, unknown>,
+    headers: { 'Idempotency-Key': newIdempotencyKey() },
+  });
+}
+
+/**
+ * After a sell, sell-all or withdraw (spec §7: the inventory is refreshed): show the balance the server
+ * answered at once, and refetch the inventory (with the withdrawals) and the balance.
+ */
+export async function refreshAfterInventoryChange(balance?: number): Promise<void> {
+  if (typeof balance === 'number' && Number.isFinite(balance)) {
+    await queryClient.cancelQueries({ queryKey: queryKeys.balance });
+    queryClient.setQueryData(queryKeys.balance, balance);
+  }
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: queryKeys.inventory }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.balance }),
+  ]);
+}
+
+/** POST /inventory/sell {itemId, quantity} */
+export async function sellInventoryItem(itemId: string, quantity = 1): Promise<SellResponse> {
+  const answer = await post<SellResponse>('/inventory/sell', { itemId, quantity });
+  await refreshAfterInventoryChange(answer.balance);
+  return answer;
+}
+
+/** POST /inventory/sell {sellAll: true} */
+export async function sellWholeInventory(): Promise<SellResponse> {
+  const answer = await post<SellResponse>('/inventory/sell', { sellAll: true });
+  await refreshAfterInventoryChange(answer.balance);
+  return answer;
+}
+
+/** POST /inventory/withdraw {itemId, quantity} */
+export async function withdrawInventoryItem(itemId: string, quantity = 1): Promise<Withdrawal> {
+  const answer = await post<WithdrawResponse>('/inventory/withdraw', { itemId, quantity });
+  await refreshAfterInventoryChange();
+  return answer.withdrawal;
+}

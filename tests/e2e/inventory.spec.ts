@@ -1,0 +1,269 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// The inventory, the profile's level, achievements and language switch, and the fairness verifier, against
+// the real server in demo mode. Every e2e file shares one server and database (and the demo player), so
+// nothing here assumes a fresh balance or an empty inventory: it reads them from the API first. Items are
+// won by opening cases through the API with the page's own session token.
+
+interface ApiItem {
+  id: string;
+  name: string;
+  price: number;
+}
+interface InventoryEntry {
+  id: string;
+  quantity: number;
+  item: ApiItem;
+}
+interface OpenResult {
+  openingId: string;
+  item: ApiItem;
+  proof: { serverSeedHash: string; clientSeed: string; nonce: number; roll: number };
+}
+interface Withdrawal {
+  id: string;
+  item: ApiItem;
+  quantity: number;
+  status: 'pending' | 'completed' | 'failed';
+}
+
+const english = (page: Page) => page.addInitScript(() => localStorage.setItem('lang', 'en'));
+
+/** A client for the API with the page's session (the token the app keeps under 'token'). */
+async function apiOf(page: Page) {
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+  const headers = { authorization: `Bearer ${token}` };
+  const get = async <T>(path: string): Promise<T> => {
+    const answer = await page.request.get(`/api${path}`, { headers });
+    expect(answer.ok(), `GET ${path}`).toBe(true);
+    return (await answer.json()) as T;
+  };
+  const post = async <T>(path: string, data: unknown): Promise<T> => {
+    const answer = await page.request.post(`/api${path}`, { headers, data });
+    expect(answer.ok(), `POST ${path}: ${await answer.text()}`).toBe(true);
+    return (await answer.json()) as T;
+  };
+  const balance = async () => (await get<{ balance: number }>('/deposit/balance')).balance;
+  const inventory = async () => (await get<{ inventory: InventoryEntry[] }>('/inventory')).inventory;
+  return {
+    get,
+    post,
+    balance,
+    inventory,
+    /** opens `count` starter cases (0.5 TON each), topping the balance up with a demo deposit if needed */
+    async openStarter(count: number): Promise<OpenResult[]> {
+      if ((await balance()) < 0.5 * count + 1) {
+        const before = await balance();
+        await post('/deposit/demo', { amount: 20, method: 'cryptobot' });
+        await expect.poll(balance, { timeout: 20_000 }).toBeGreaterThan(before);
+      }
+      const results: OpenResult[] = [];
+      for (let left = count; left > 0; left -= 3) {
+        const answer = await post<{ results: OpenResult[] }>('/cases/open-multiple', {
+          caseId: 'starter',
+          amount: Math.min(left, 3),
+        });
+        results.push(...answer.results);
+      }
+      return results;
+    },
+  };
+}
+
+/** The header shows the server's balance with 2 decimals (it is refreshed after every inventory action). */
+async function expectHeaderBalance(page: Page, api: Awaited<ReturnType<typeof apiOf>>, expected: number) {
+  await expect.poll(api.balance).toBeCloseTo(expected, 6);
+  await expect(page.getByTestId('header-balance')).toHaveText((await api.balance()).toFixed(2));
+}
+
+const card = (page: Page, itemId: string) =>
+  page.locator(`[data-testid="inventory-item"][data-item-id="${itemId}"]`);
+
+test('sell one and sell all update the inventory and the header balance', async ({ page }) => {
+  await english(page);
+  await page.goto('/inventory');
+  const api = await apiOf(page);
+  await api.openStarter(3);
+  await page.reload();
+
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inventory');
+  const entries = await api.inventory();
+  expect(entries.length).toBeGreaterThan(0);
+  // the grid lists what the API lists, in its order (dearest first), two columns
+  await expect(page.getByTestId('inventory-item')).toHaveCount(entries.length);
+  const ids = await page.getByTestId('inventory-item').evaluateAll((els) => els.map((e) => e.dataset.itemId));
+  expect(ids).toEqual(entries.map((e) => e.id));
+  expect(
+    await page
+      .getByTestId('inventory-grid')
+      .evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length),
+  ).toBe(2);
+
+  const first = entries[0]!;
+  const one = card(page, first.id);
+  await expect(one.getByText(first.item.name)).toBeVisible();
+  await expect(one.getByTestId('inventory-quantity')).toHaveText(`Quantity: ${first.quantity}`);
+  await expect(one.getByTestId('inventory-price')).toHaveText(first.item.price.toFixed(1));
+  const before = await api.balance();
+  await expectHeaderBalance(page, api, before);
+
+  // sell one
+  await one.getByTestId('inventory-sell').click();
+  if (first.quantity > 1) {
+    await expect(one.getByTestId('inventory-quantity')).toHaveText(`Quantity: ${first.quantity - 1}`);
+  } else {
+    await expect(one).toHaveCount(0);
+  }
+  await expectHeaderBalance(page, api, before + first.item.price);
+  const remaining = await api.inventory();
+  expect(remaining.reduce((s, e) => s + e.quantity, 0)).toBe(entries.reduce((s, e) => s + e.quantity, 0) - 1);
+
+  // sell all
+  const afterOne = await api.balance();
+  const worth = remaining.reduce((s, e) => s + e.quantity * e.item.price, 0);
+  const sellAll = page.getByTestId('inventory-sell-all');
+  await expect(sellAll).toHaveText('Sell all');
+  await expect(sellAll).toBeEnabled();
+  await sellAll.click();
+  await expect(page.getByTestId('inventory-empty')).toHaveText('Inventory empty');
+  await expect(page.getByTestId('inventory-item')).toHaveCount(0);
+  await expect(sellAll).toBeDisabled();
+  await expectHeaderBalance(page, api, afterOne + worth);
+  expect(await api.inventory()).toEqual([]);
+});
+
+test('withdraw removes the item and shows a pending request', async ({ page }) => {
+  await english(page);
+  await page.goto('/inventory');
+  const api = await apiOf(page);
+  const [won] = await api.openStarter(1);
+  const itemId = won!.item.id;
+  const pendingOf = async () =>
+    (await api.get<{ withdrawals: Withdrawal[] }>('/inventory/withdrawals')).withdrawals.filter(
+      (w) => w.item.id === itemId && w.status === 'pending',
+    ).length;
+  const pendingBefore = await pendingOf();
+  const held = (await api.inventory()).find((e) => e.id === itemId)!.quantity;
+  await page.reload();
+
+  const balance = await api.balance();
+  const item = card(page, itemId);
+  await expect(item.getByTestId('inventory-quantity')).toHaveText(`Quantity: ${held}`);
+  await expect(item.getByTestId('inventory-withdraw')).toHaveText('Withdraw');
+  await item.getByTestId('inventory-withdraw').click();
+  if (held > 1) await expect(item.getByTestId('inventory-quantity')).toHaveText(`Quantity: ${held - 1}`);
+  else await expect(item).toHaveCount(0);
+
+  const requests = page.locator(
+    `[data-testid="withdrawal"][data-item-id="${itemId}"][data-status="pending"]`,
+  );
+  await expect(requests).toHaveCount(pendingBefore + 1);
+  await expect(requests.first().getByTestId('withdrawal-status')).toHaveText('Pending');
+  await expect(page.getByRole('heading', { name: 'Withdrawals' })).toBeVisible();
+  expect(await pendingOf()).toBe(pendingBefore + 1);
+  // withdrawing moves items, not money
+  await expectHeaderBalance(page, api, balance);
+});
+
+test('the language switch on the profile changes every visible label', async ({ page }) => {
+  await page.goto('/profile');
+  const api = await apiOf(page);
+  // something in the inventory, so its grid and buttons show
+  await api.openStarter(1);
+  await page.reload();
+
+  const main = page.locator('main');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Профиль');
+  await expect(page.getByTestId('level-title')).toHaveText('Уровень 1');
+  await expect(page.getByTestId('level-rank')).toHaveText('Новичок');
+  await expect(page.getByTestId('next-rank-title')).toHaveText('Награды следующего ранга');
+  await expect(page.getByTestId('rank-list')).toContainText('Исследователь');
+  await expect(page.getByRole('heading', { name: 'Достижения' })).toBeVisible();
+  await expect(page.locator('[data-testid="achievement"][data-id="first_case"]')).toContainText(
+    'Первый кейс',
+  );
+  await expect(page.locator('[data-testid="achievement"][data-id="high_roller"]')).toContainText('Закрыто');
+  await expect(page.getByRole('heading', { name: 'Инвентарь' })).toBeVisible();
+  await expect(main.getByTestId('inventory-sell').first()).toHaveText('Продать');
+  await expect(main.getByTestId('inventory-withdraw').first()).toHaveText('Вывести');
+  await expect(main.getByTestId('inventory-quantity').first()).toHaveText(/^Количество: \d+$/);
+  await expect(page.getByTestId('fairness-link')).toContainText('Честная игра');
+  await expect(page.getByTestId('tab-profile')).toHaveAccessibleName('Профиль');
+
+  await page.getByTestId('lang-en').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
+  await expect(page.getByTestId('level-title')).toHaveText('Level 1');
+  await expect(page.getByTestId('level-rank')).toHaveText('Rookie');
+  await expect(page.getByTestId('level-progress-text')).toHaveText(/^\d+ \/ 350 cases$/);
+  await expect(page.getByTestId('next-rank-title')).toHaveText('Next rank rewards');
+  for (const rank of ['Explorer', 'Drop Hunter', 'Case Master', 'Bonus Raider', 'Treasure', 'Epic Opener']) {
+    await expect(page.getByTestId('rank-list')).toContainText(rank);
+  }
+  await expect(page.getByRole('heading', { name: 'Achievements' })).toBeVisible();
+  for (const title of ['First Case', 'Lucky Strike', 'Case Collector', 'High Roller']) {
+    await expect(page.getByTestId('achievements')).toContainText(title);
+  }
+  // the demo player has opened cases: First Case is unlocked
+  await expect(page.locator('[data-testid="achievement"][data-id="first_case"]')).toHaveAttribute(
+    'data-unlocked',
+    'true',
+  );
+  await expect(page.getByRole('heading', { name: 'Inventory' })).toBeVisible();
+  await expect(main.getByTestId('inventory-sell').first()).toHaveText('Sell');
+  await expect(main.getByTestId('inventory-withdraw').first()).toHaveText('Withdraw');
+  await expect(main.getByTestId('inventory-quantity').first()).toHaveText(/^Quantity: \d+$/);
+  await expect(page.getByTestId('fairness-link')).toContainText('Provably fair');
+  await expect(page.getByTestId('tab-profile')).toHaveAccessibleName('Profile');
+
+  // and no Russian is left on the screen but the name of the Russian language on its own button
+  const leftovers = await main.evaluate((el) => {
+    const copy = el.cloneNode(true) as HTMLElement;
+    copy.querySelectorAll('[data-testid="lang-ru"]').forEach((n) => n.remove());
+    return (copy.innerText.match(/[^\n]*[А-Яа-яЁё][^\n]*/g) ?? []).join(' | ');
+  });
+  expect(leftovers).toBe('');
+});
+
+test('the verifier confirms a real opening after a rotate', async ({ page }) => {
+  await english(page);
+  await page.goto('/fairness');
+  const api = await apiOf(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Provably fair');
+
+  // choose a client seed, then open with it
+  const seed = `e2e-${Date.now()}`;
+  await page.getByTestId('fairness-client-seed').fill(seed);
+  await page.getByTestId('fairness-save').click();
+  await expect(page.getByText('Client seed saved')).toBeVisible();
+  await expect.poll(async () => (await api.get<{ clientSeed: string }>('/fairness')).clientSeed).toBe(seed);
+  const hash = (await api.get<{ serverSeedHash: string }>('/fairness')).serverSeedHash;
+  await expect(page.getByTestId('fairness-hash')).toHaveText(hash);
+
+  const [opened] = await api.openStarter(1);
+  expect(opened!.proof).toMatchObject({ serverSeedHash: hash, clientSeed: seed, nonce: 0 });
+  await page.reload();
+  await expect(page.getByTestId('fairness-nonce')).toHaveText('1');
+
+  // before the rotation the seed is secret: nothing to verify with yet
+  const row = page.locator(`[data-testid="history-entry"][data-opening-id="${opened!.openingId}"]`);
+  await expect(row).toContainText(opened!.item.name);
+  await expect(row.getByTestId('verify-button')).toBeDisabled();
+
+  await page.getByTestId('fairness-rotate').click();
+  await expect(page.getByTestId('fairness-revealed-seed')).toHaveText(/^[0-9a-f]{64}$/);
+  await expect(page.getByTestId('fairness-revealed')).toContainText(hash);
+  await expect(page.getByTestId('fairness-nonce')).toHaveText('0');
+  await expect(page.getByTestId('fairness-hash')).not.toHaveText(hash);
+
+  const verify = row.getByTestId('verify-button');
+  await expect(verify).toBeEnabled();
+  await verify.click();
+  const result = row.getByTestId('verify-result');
+  await expect(result).toHaveAttribute('data-ok', 'true');
+  await expect(result).toContainText('✓ Verified');
+  await expect(result).toContainText(`Roll ${opened!.proof.roll} of`);
+  await expect(result).toContainText(`The roll picks ${opened!.item.name}`);
+});
