@@ -45,6 +45,13 @@ export default defineConfig({
       DATA_DIR: dataDir,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      // the debug scene switcher's runtime switch (GET /api/config debugScenes), for tests/e2e/debug.spec.ts
+      DEBUG_SCENES: '1',
+      // TON deposits are real here (an injected test wallet sends them); CryptoBot stays a demo provider.
+      // The receiving wallet is a made-up raw address; toncenter is pointed at a closed local port.
+      TON_DEPOSIT_ADDRESS: `0:${'0123456789abcdef'.repeat(4)}`,
+      TONCENTER_URL: 'http://127.0.0.1:9/api/v3',
+      TON_POLL_INTERVAL_MS: '60000',
     },
   },
 });

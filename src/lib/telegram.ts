@@ -5,6 +5,8 @@ import {
   isTMA,
   miniApp,
   mockTelegramEnv,
+  openLink,
+  openTelegramLink,
   retrieveRawInitData,
   themeParams,
   viewport,
@@ -164,4 +166,26 @@ export function showTelegramBackButton(visible: boolean, onBack: () => void): ()
     off?.();
     backButton.hide.ifAvailable();
   };
+}
+
+/**
+ * Opens a link outside the Mini App: inside Telegram through its link API (t.me links with
+ * openTelegramLink, others with openLink), elsewhere (the demo environment) in a new tab.
+ */
+export function openExternalLink(url: string): void {
+  if (insideTelegram()) {
+    try {
+      if (new URL(url).hostname === 't.me' && openTelegramLink.isAvailable()) {
+        openTelegramLink(url);
+        return;
+      }
+      if (openLink.isAvailable()) {
+        openLink(url);
+        return;
+      }
+    } catch (error) {
+      console.error('Telegram could not open the link', error);
+    }
+  }
+  window.open(url, '_blank', 'noopener');
 }

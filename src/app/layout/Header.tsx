@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { WalletSlot } from '../../features/wallet/WalletSlot';
 import { formatTon } from '../../lib/format';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
@@ -59,7 +60,9 @@ export function Header({ showBack, onBack }: HeaderProps) {
             </span>
           )}
         </Link>
-        <div className="header__wallet" data-testid="wallet-slot" />
+        <div className="header__wallet" data-testid="wallet-slot">
+          <WalletSlot />
+        </div>
       </div>
     </header>
   );

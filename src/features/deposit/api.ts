@@ -1,0 +1,37 @@
+import { atomWithQuery } from 'jotai-tanstack-query';
+import type {
+  CryptobotInvoiceResponse,
+  DemoDepositResponse,
+  DepositInfo,
+  DepositMethod,
+} from '../../../contract/deposit.ts';
+import { api } from '../../api';
+
+export const depositInfoKey = ['deposit', 'info'] as const;
+
+/** GET /deposit/info: the receiving address and comment, which methods work, whether they are demo. */
+export const depositInfoAtom = atomWithQuery(() => ({
+  queryKey: depositInfoKey,
+  queryFn: () => api.request<DepositInfo>('/deposit/info'),
+  staleTime: 5 * 60_000,
+}));
+
+/** POST /deposit/cryptobot-invoice {amount} → {invoiceUrl, ...} */
+export function createCryptobotInvoice(amount: number): Promise<CryptobotInvoiceResponse> {
+  return api.request<CryptobotInvoiceResponse>('/deposit/cryptobot-invoice', {
+    method: 'POST',
+    body: { amount },
+  });
+}
+
+/** POST /deposit/demo {amount, method}: demo mode only; the credit arrives over the deposit socket. */
+export function createDemoDeposit(amount: number, method: DepositMethod): Promise<DemoDepositResponse> {
+  return api.request<DemoDepositResponse>('/deposit/demo', { method: 'POST', body: { amount, method } });
+}
+
+/** Whether a method works on this server, and whether it is the demo provider. */
+export function methodMode(info: DepositInfo | undefined, method: DepositMethod): 'real' | 'demo' | 'off' {
+  if (!info) return 'off';
+  if (method === 'ton') return info.ton ? (info.ton.demo ? 'demo' : 'real') : 'off';
+  return info.cryptobot ? (info.cryptobotDemo ? 'demo' : 'real') : 'off';
+}

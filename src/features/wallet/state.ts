@@ -1,0 +1,47 @@
+import { atom } from 'jotai';
+import type { WalletRuntime } from './runtime';
+
+// The wallet as the rest of the app sees it, without loading TON Connect: the lazily loaded runtime
+// (runtime.ts) mirrors the connection into this atom, and actions go through `loadWalletRuntime()`.
+
+export type WalletState =
+  /** TON Connect not loaded yet, or restoring the previous connection */
+  | { status: 'loading' }
+  | { status: 'disconnected' }
+  | {
+      status: 'connected';
+      /** user-friendly form (what the player sees and copies) */
+      address: string;
+      /** raw form 0:<64 hex> */
+      rawAddress: string;
+      /** the wallet app's name, e.g. Tonkeeper */
+      walletName: string | null;
+    };
+
+export const walletAtom = atom<WalletState>({ status: 'loading' });
+
+let loading: Promise<WalletRuntime> | null = null;
+
+/**
+ * Loads TON Connect UI (its own chunk) and creates the one TonConnectUI instance; resolves the actions.
+ * Safe to call often: the first call starts it, later ones share it. A failure may be retried.
+ */
+export function loadWalletRuntime(): Promise<WalletRuntime> {
+  loading ??= import('./runtime')
+    .then((module) => module.startWalletRuntime())
+    .catch((error: unknown) => {
+      loading = null;
+      throw error;
+    });
+  return loading;
+}
+
+/** Runs `task` when the browser is idle (or after `timeoutMs` at the latest); returns a cancel function. */
+export function whenIdle(task: () => void, timeoutMs = 1500): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(task, { timeout: timeoutMs });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const handle = window.setTimeout(task, 200);
+  return () => window.clearTimeout(handle);
+}
