@@ -34,6 +34,8 @@ export const PublicConfig = Type.Object({
   demo: Type.Boolean({ description: 'true when the server runs without a real bot token' }),
   tonconnectManifestUrl: Type.String(),
   twaReturnUrl: Type.Union([Type.String(), Type.Null()]),
-  debugScenes: Type.Boolean({ description: 'true when the debug scene switcher (/debug) is on (DEBUG_SCENES)' }),
+  debugScenes: Type.Boolean({
+    description: 'true when the debug scene switcher (/debug) is on (DEBUG_SCENES)',
+  }),
 });
 export type PublicConfig = Static<typeof PublicConfig>;

@@ -120,7 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const rtp = int('RTP', 0.9, env);
   if (rtp <= 0 || rtp > 1) throw new Error('RTP must be in (0, 1]');
   const upgradeBaseChance = int('UPGRADE_BASE_CHANCE', 0.39, env);
-  if (!(upgradeBaseChance > 0 && upgradeBaseChance <= 1) || !/^\d*(\.\d{0,6})?$/.test(String(upgradeBaseChance))) {
+  if (
+    !(upgradeBaseChance > 0 && upgradeBaseChance <= 1) ||
+    !/^\d*(\.\d{0,6})?$/.test(String(upgradeBaseChance))
+  ) {
     throw new Error('UPGRADE_BASE_CHANCE must be a number in (0, 1] with at most 6 decimals');
   }
   const tonPageLimit = int('TON_PAGE_LIMIT', 100, env);

@@ -2,6 +2,7 @@ import { extend, useApplication } from '@pixi/react';
 import { Container, Graphics, Sprite, type Texture } from 'pixi.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { animate } from '../shared/animate.ts';
+import { systemClock, type SceneClock } from '../shared/clock.ts';
 import { useFrameDemand } from '../shared/ticker.ts';
 import { resolveConfig, type BattleReelConfig } from './config.ts';
 import { battleMotion, crossings, motion, wrapIndex } from './motion.ts';
@@ -27,6 +28,8 @@ export interface BattleReelViewProps {
   reducedMotion?: boolean;
   /** Overrides of the tuning values in config.ts (the debug scene switcher). */
   config?: Partial<BattleReelConfig>;
+  /** Time source; default the real time (the debug scene switcher passes one it can slow, pause and scrub). */
+  clock?: SceneClock;
   /** A case's left edge reached the marker (its index into images), e.g. for a tick sound. */
   onTick?: (caseIndex: number) => void;
   /** The reel stopped with the winner under the marker; fired once per spin. */
@@ -68,6 +71,7 @@ interface Spin {
  */
 export function BattleReelView(props: BattleReelViewProps) {
   const { width, height, images, winnerIndex, spinId, loops, reducedMotion, config: overrides } = props;
+  const clock = props.clock ?? systemClock;
   const { app } = useApplication();
   const demand = useFrameDemand();
   const config = useMemo(() => resolveConfig(overrides), [overrides]);
@@ -113,9 +117,11 @@ export function BattleReelView(props: BattleReelViewProps) {
     }
     if (spin.current?.key !== spinKey) {
       // the tiles were baked just now or earlier: start a moment later, so the first frame lands at t = 0
+      const startAt = clock.now() + config.startLeadMs;
+      clock.spinStarted?.(startAt);
       spin.current = {
         key: spinKey,
-        startAt: performance.now() + config.startLeadMs,
+        startAt,
         startIndex: wrapIndex(rest.current, count),
         winnerIndex,
         tickedTo: 0,
@@ -133,8 +139,8 @@ export function BattleReelView(props: BattleReelViewProps) {
       config: overrides,
       reducedMotion,
     });
-    return animate(app, demand, () => {
-      const t = performance.now() - state.startAt;
+    const frame = () => {
+      const t = clock.now() - state.startAt;
       const pose = motion(reel, t);
       draw(pose.x);
       rest.current = pose.caseIndex;
@@ -149,7 +155,8 @@ export function BattleReelView(props: BattleReelViewProps) {
         events.current.onSettled?.(state.winnerIndex);
       }
       return true;
-    });
+    };
+    return animate(app, demand, frame, clock);
   }, [
     app,
     demand,
@@ -165,6 +172,7 @@ export function BattleReelView(props: BattleReelViewProps) {
     config.tileGap,
     config.startLeadMs,
     poolSize,
+    clock,
   ]);
 
   const drawMarker = useCallback(

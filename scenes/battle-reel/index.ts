@@ -10,6 +10,7 @@ export const BattleReel = lazy(() => import('./BattleReel.tsx').then((m) => ({ d
 export type { BattleReelProps } from './BattleReel.tsx';
 export type { BattleCase, BattleReelPlan } from './plan.ts';
 export type { RendererChoice } from '../shared/renderer.ts';
+export type { SceneClock } from '../shared/clock.ts';
 
 export { battleReelConfig, resolveConfig, type BattleReelConfig } from './config.ts';
 export {

@@ -2,6 +2,7 @@ import { extend, useApplication } from '@pixi/react';
 import { Container, Graphics, Sprite, type Texture } from 'pixi.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { animate } from '../shared/animate.ts';
+import { systemClock, type SceneClock } from '../shared/clock.ts';
 import { useFrameDemand } from '../shared/ticker.ts';
 import { wheelRotation } from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
@@ -35,6 +36,8 @@ export interface BonusWheelViewProps {
   reducedMotion?: boolean;
   /** Overrides of the tuning values in config.ts (the debug scene switcher). */
   config?: Partial<BonusWheelConfig>;
+  /** Time source; default the real time (the debug scene switcher passes one it can slow, pause and scrub). */
+  clock?: SceneClock;
   /** A segment border passed the pointer; the argument is the segment it opens (e.g. for a click sound). */
   onTick?: (segment: number) => void;
   /** The wheel stopped on spin.segment; fired once per spin. */
@@ -75,7 +78,7 @@ function useFace(
  * onto the sprite's rotation; React renders only when the data or the size changes.
  */
 export function BonusWheelView(props: BonusWheelViewProps) {
-  const { size, segments, spin, spinId, reducedMotion, config: overrides } = props;
+  const { size, segments, spin, spinId, reducedMotion, config: overrides, clock = systemClock } = props;
   const { app } = useApplication();
   const demand = useFrameDemand();
   const config = useMemo(() => resolveConfig(overrides), [overrides]);
@@ -103,9 +106,11 @@ export function BonusWheelView(props: BonusWheelViewProps) {
       return;
     }
     if (current.current?.key !== spinKey) {
+      const startAt = clock.now();
+      clock.spinStarted?.(startAt);
       current.current = {
         key: spinKey,
-        startAt: performance.now(),
+        startAt,
         wheel: bonusMotion({
           ...spin,
           startFraction: rest.current ?? firstRest,
@@ -117,8 +122,8 @@ export function BonusWheelView(props: BonusWheelViewProps) {
       };
     }
     const state = current.current;
-    return animate(app, demand, () => {
-      const t = performance.now() - state.startAt;
+    const frame = () => {
+      const t = clock.now() - state.startAt;
       const pose = motion(state.wheel, t);
       rest.current = pose.fraction;
       if (sprite.current) sprite.current.rotation = pose.rotation;
@@ -132,8 +137,9 @@ export function BonusWheelView(props: BonusWheelViewProps) {
         events.current.onSettled?.(state.wheel.segment);
       }
       return true;
-    });
-  }, [app, demand, spinKey, spin, ready, overrides, reducedMotion, config.direction, firstRest]);
+    };
+    return animate(app, demand, frame, clock);
+  }, [app, demand, spinKey, spin, ready, overrides, reducedMotion, config.direction, firstRest, clock]);
 
   const centre = size / 2;
   const drawFront = useCallback(

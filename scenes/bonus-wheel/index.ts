@@ -8,6 +8,7 @@ export const BonusWheel = lazy(() => import('./BonusWheel.tsx').then((m) => ({ d
 export type { BonusWheelProps } from './BonusWheel.tsx';
 export type { BonusSegment, BonusSpin, BonusWheelPlan } from './plan.ts';
 export type { RendererChoice } from '../shared/renderer.ts';
+export type { SceneClock } from '../shared/clock.ts';
 export type { SpinDirection } from '../shared/wheel.ts';
 
 export { bonusWheelConfig, resolveConfig, type BonusWheelConfig } from './config.ts';

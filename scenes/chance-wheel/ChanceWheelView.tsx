@@ -2,6 +2,7 @@ import { extend, useApplication } from '@pixi/react';
 import { Container, Graphics, Text, type TextStyleOptions } from 'pixi.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { animate } from '../shared/animate.ts';
+import { systemClock, type SceneClock } from '../shared/clock.ts';
 import { useFrameDemand } from '../shared/ticker.ts';
 import { localAngle, wheelRotation } from '../shared/wheel.ts';
 import { clampChance, formatChance, isInsideArc } from './chance.ts';
@@ -34,6 +35,8 @@ export interface ChanceWheelViewProps {
   reducedMotion?: boolean;
   /** Overrides of the tuning values in config.ts (the debug scene switcher). */
   config?: Partial<ChanceWheelConfig>;
+  /** Time source; default the real time (the debug scene switcher passes one it can slow, pause and scrub). */
+  clock?: SceneClock;
   /** A notch of the ring passed the pointer (0 to tickCount - 1), e.g. for a click sound. */
   onTick?: (notch: number) => void;
   /** resultDelayMs after the wheel stopped, once per roll: whether the roll succeeded. */
@@ -55,6 +58,7 @@ interface Roll {
  */
 export function ChanceWheelView(props: ChanceWheelViewProps) {
   const { size, chance, rolled, spinId, outcome, reducedMotion, config: overrides } = props;
+  const clock = props.clock ?? systemClock;
   const { app } = useApplication();
   const demand = useFrameDemand();
   const config = useMemo(() => resolveConfig(overrides), [overrides]);
@@ -85,9 +89,11 @@ export function ChanceWheelView(props: ChanceWheelViewProps) {
         config: overrides,
         reducedMotion,
       });
+      const startAt = clock.now();
+      clock.spinStarted?.(startAt);
       roll.current = {
         key: rollKey,
-        startAt: performance.now(),
+        startAt,
         wheel,
         tickedTo: 0,
         stopped: false,
@@ -104,8 +110,8 @@ export function ChanceWheelView(props: ChanceWheelViewProps) {
       events.current.onResult?.(known ? known === 'success' : wheel.success);
     };
 
-    const stop = animate(app, demand, () => {
-      const t = performance.now() - state.startAt;
+    const frame = () => {
+      const t = clock.now() - state.startAt;
       const pose = motion(wheel, t);
       rest.current = pose.fraction;
       if (ring.current) ring.current.rotation = pose.rotation;
@@ -120,17 +126,18 @@ export function ChanceWheelView(props: ChanceWheelViewProps) {
       }
       if (!state.resulted && timer === undefined) {
         // nothing moves while the result waits: a timer, not frames
-        const wait = state.startAt + wheel.durationMs + wheel.resultDelayMs - performance.now();
+        const wait = state.startAt + wheel.durationMs + wheel.resultDelayMs - clock.now();
         if (wait <= 0) result();
         else timer = setTimeout(result, wait);
       }
       return true;
-    });
+    };
+    const stop = animate(app, demand, frame, clock);
     return () => {
       stop();
       clearTimeout(timer);
     };
-  }, [app, demand, rollKey, rolled, chance, overrides, reducedMotion, config.direction]);
+  }, [app, demand, rollKey, rolled, chance, overrides, reducedMotion, config.direction, clock]);
 
   const verdict: ChanceWheelOutcome | null =
     rolled === null

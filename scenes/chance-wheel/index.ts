@@ -9,6 +9,7 @@ export type { ChanceWheelProps } from './ChanceWheel.tsx';
 export type { ChanceWheelOutcome } from './ChanceWheelView.tsx';
 export type { ChanceWheelPlan } from './plan.ts';
 export type { RendererChoice } from '../shared/renderer.ts';
+export type { SceneClock } from '../shared/clock.ts';
 export type { SpinDirection } from '../shared/wheel.ts';
 
 export { chanceWheelConfig, resolveConfig, type ChanceWheelConfig } from './config.ts';

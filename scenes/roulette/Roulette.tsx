@@ -1,6 +1,7 @@
 import { Application, useApplication } from '@pixi/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { bakeCards } from '../shared/cards.ts';
+import { systemClock, type SceneClock } from '../shared/clock.ts';
 import { rendererOptions, type RendererChoice } from '../shared/renderer.ts';
 import { useFrameDemand } from '../shared/ticker.ts';
 import { cardLook, resolveConfig } from './config.ts';
@@ -28,6 +29,8 @@ export interface RouletteProps {
   background?: number;
   /** CSS class of the canvas element. */
   className?: string;
+  /** Time source; default the real time (the debug scene switcher passes one it can slow, pause and scrub). */
+  clock?: SceneClock;
   /** A card of reel `reel` crossed the marker. */
   onTick?: (reel: number, cardIndex: number) => void;
   /** Reel `reel` stopped on its winner. */
@@ -36,7 +39,9 @@ export interface RouletteProps {
   onAllSettled?: () => void;
 }
 
-function Reels({ width, height, reels, reducedMotion, onTick, onReelSettled, onAllSettled }: RouletteProps) {
+function Reels(props: RouletteProps) {
+  const { width, height, reels, reducedMotion, onTick, onReelSettled, onAllSettled } = props;
+  const clock = props.clock ?? systemClock;
   const { app } = useApplication();
   const demand = useFrameDemand();
   const [startAt, setStartAt] = useState<{ reels: RouletteProps['reels']; at: number }>();
@@ -53,12 +58,15 @@ function Reels({ width, height, reels, reducedMotion, onTick, onReelSettled, onA
       bakeCards(app.renderer, reel.items, cardLook(resolveConfig(reel.config))),
     );
     void Promise.allSettled(baking).then(() => {
-      if (live) setStartAt({ reels, at: performance.now() + resolveConfig(reels[0]?.config).startLeadMs });
+      if (!live) return;
+      const at = clock.now() + resolveConfig(reels[0]?.config).startLeadMs;
+      clock.spinStarted?.(at);
+      setStartAt({ reels, at });
     });
     return () => {
       live = false;
     };
-  }, [app, reels]);
+  }, [app, reels, clock]);
   const at = startAt?.reels === reels ? startAt.at : undefined;
 
   const plans = useMemo(
@@ -79,6 +87,7 @@ function Reels({ width, height, reels, reducedMotion, onTick, onReelSettled, onA
       plan={plan}
       y={i * slot}
       height={slot}
+      clock={clock}
       onTick={onTick && ((cardIndex) => onTick(i, cardIndex))}
       onSettled={() => {
         if (settled.current.at !== at) settled.current = { at, reels: new Set() };

@@ -1,7 +1,9 @@
 import { extend, useApplication } from '@pixi/react';
 import { Container, Graphics, Sprite, type Texture } from 'pixi.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { animate } from '../shared/animate.ts';
 import { bakeCards, type CardLook } from '../shared/cards.ts';
+import { systemClock, type SceneClock } from '../shared/clock.ts';
 import { useFrameDemand } from '../shared/ticker.ts';
 import { cardLook, resolveConfig } from './config.ts';
 import { crossings, motion, reelMotion } from './motion.ts';
@@ -17,6 +19,8 @@ export interface RouletteViewProps {
   y?: number;
   /** Height of the reel, px; cards are centred in it. */
   height: number;
+  /** Time source of plan.startAt and the motion; default the real time (performance.now()). */
+  clock?: SceneClock;
   /** A card's left edge reached the marker (track index), e.g. for a tick sound. */
   onTick?: (cardIndex: number) => void;
   /** The reel stopped on the winner; fired once per spin. */
@@ -43,7 +47,14 @@ function useCardTextures(plan: RoulettePlan, look: CardLook): Texture[] | null {
  * One virtualized reel: a pool of sprites, just enough to cover the width, recycled as the track scrolls.
  * Each frame copies motion() onto the pool; React renders only when the plan or the size changes.
  */
-export function RouletteView({ plan, y = 0, height, onTick, onSettled }: RouletteViewProps) {
+export function RouletteView({
+  plan,
+  y = 0,
+  height,
+  clock = systemClock,
+  onTick,
+  onSettled,
+}: RouletteViewProps) {
   const { app } = useApplication();
   const demand = useFrameDemand();
   const config = useMemo(() => resolveConfig(plan.config), [plan.config]);
@@ -79,20 +90,19 @@ export function RouletteView({ plan, y = 0, height, onTick, onSettled }: Roulett
   useEffect(() => {
     if (!textures) return;
     if (spin.current?.key !== spinKey) {
-      const startAt = plan.startAt ?? performance.now();
+      const startAt = plan.startAt ?? clock.now();
       // a reel mounted after its start (e.g. remounted) does not replay the ticks it missed
       spin.current = {
         key: spinKey,
         startAt,
-        tickedTo: Math.max(performance.now() - startAt, 0),
+        tickedTo: Math.max(clock.now() - startAt, 0),
         settled: false,
       };
     }
     const state = spin.current;
-    let release: (() => void) | undefined = demand.hold();
 
-    const step = () => {
-      const t = performance.now() - state.startAt;
+    const frame = () => {
+      const t = clock.now() - state.startAt;
       const pose = motion(reel, t);
       const first = Math.floor(pose.x / reel.pitch);
       slots.current.forEach((sprite, k) => {
@@ -107,23 +117,15 @@ export function RouletteView({ plan, y = 0, height, onTick, onSettled }: Roulett
         for (const cardIndex of crossings(reel, state.tickedTo, t)) events.current.onTick?.(cardIndex);
         state.tickedTo = Math.max(state.tickedTo, t);
       }
-      if (pose.done) {
-        app.ticker.remove(step);
-        release?.();
-        release = undefined;
-        if (!state.settled) {
-          state.settled = true;
-          events.current.onSettled?.();
-        }
+      if (!pose.done) return false;
+      if (!state.settled) {
+        state.settled = true;
+        events.current.onSettled?.();
       }
+      return true;
     };
-    app.ticker.add(step);
-    step();
-    return () => {
-      app.ticker?.remove(step); // null once the application is destroyed, which can come first on unmount
-      release?.();
-    };
-  }, [app, demand, reel, track, textures, spinKey, plan.startAt]);
+    return animate(app, demand, frame, clock);
+  }, [app, demand, reel, track, textures, spinKey, plan.startAt, clock]);
 
   const drawMarker = useCallback(
     (g: Graphics) => {

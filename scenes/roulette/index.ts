@@ -9,6 +9,7 @@ export const Roulette = lazy(() => import('./Roulette.tsx').then((m) => ({ defau
 export type { RouletteProps, RouletteReel } from './Roulette.tsx';
 export type { RoulettePlan, RouletteItem } from './plan.ts';
 export type { RendererChoice } from '../shared/renderer.ts';
+export type { SceneClock } from '../shared/clock.ts';
 export type { Rarity } from '../shared/cards.ts';
 
 export { rouletteConfig, resolveConfig, reelHeight, type RouletteConfig } from './config.ts';

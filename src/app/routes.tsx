@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { CaseListPage } from '../features/cases/CaseListPage';
 import { RootLayout } from './layout/RootLayout';
@@ -14,6 +14,9 @@ const UpgradePage = lazy(() =>
 const InventoryPage = lazy(() =>
   import('../features/inventory/InventoryPage').then((m) => ({ default: m.InventoryPage })),
 );
+const FairnessPage = lazy(() =>
+  import('../features/fairness/FairnessPage').then((m) => ({ default: m.FairnessPage })),
+);
 const BonusWheelPage = lazy(() =>
   import('../features/bonus/BonusWheelPage').then((m) => ({ default: m.BonusWheelPage })),
 );
@@ -21,6 +24,8 @@ const RacePage = lazy(() => import('../features/race/RacePage').then((m) => ({ d
 const BattlePage = lazy(() =>
   import('../features/battle/BattlePage').then((m) => ({ default: m.BattlePage })),
 );
+// The debug scene switcher, a designer's tool: outside the app's layout; it checks itself whether it is on.
+const DebugPage = lazy(() => import('../features/debug/DebugPage').then((m) => ({ default: m.DebugPage })));
 const NotFoundPage = lazy(() =>
   import('../features/not-found/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -31,12 +36,21 @@ export const DEPOSIT_REDIRECT = '/profile?openDeposit=true';
 export function AppRoutes() {
   return (
     <Routes>
+      <Route
+        path="debug"
+        element={
+          <Suspense fallback={null}>
+            <DebugPage />
+          </Suspense>
+        }
+      />
       <Route element={<RootLayout />}>
         <Route index element={<CaseListPage />} />
         <Route path="case/:id" element={<CasePage />} />
         <Route path="profile" element={<ProfilePage />} />
         <Route path="upgrade" element={<UpgradePage />} />
         <Route path="inventory" element={<InventoryPage />} />
+        <Route path="fairness" element={<FairnessPage />} />
         <Route path="deposit" element={<Navigate to={DEPOSIT_REDIRECT} replace />} />
         <Route path="wheel" element={<BonusWheelPage />} />
         <Route path="bonus" element={<BonusWheelPage />} />

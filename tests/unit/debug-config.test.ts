@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
 import {
   exportConfigFile,
   exportConfigJson,
@@ -215,5 +216,14 @@ describe('debug scene switcher: URL parameters', () => {
     ]) {
       expect(formatDebugParams(parseDebugParams(search))).toBe(search);
     }
+  });
+});
+
+describe('debug scene switcher: the server switch', () => {
+  it('is off unless DEBUG_SCENES is 1 (or true)', () => {
+    expect(loadConfig({}).debugScenes).toBe(false);
+    expect(loadConfig({ DEBUG_SCENES: '0' }).debugScenes).toBe(false);
+    expect(loadConfig({ DEBUG_SCENES: '1' }).debugScenes).toBe(true);
+    expect(loadConfig({ DEBUG_SCENES: 'true' }).debugScenes).toBe(true);
   });
 });

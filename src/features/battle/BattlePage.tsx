@@ -1,11 +1,149 @@
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BattleReel, battleReelConfig, battleReelHeight, pickWinner } from '../../../scenes/battle-reel';
+import { hapticImpact, hapticSelection } from '../../lib/haptics';
+import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
+import { playTick, preloadSounds } from '../../lib/sound';
+import { Avatar } from '../../lib/ui/Avatar';
+import { SceneBoundary } from '../../lib/ui/SceneBoundary';
+import { TonIcon } from '../../lib/ui/TonIcon';
+import { BATTLE_CASES, BETS, INVENTORY_SLOTS, ROUND } from './cases';
+import './battle.css';
 
-/** The battle (a static demonstration); filled by its issue. */
+/** Space above and below the tiles inside the reel, px. */
+const REEL_PADDING = 12;
+/** Longest a spin may keep the bet buttons disabled (a stalled scene must not lock the screen). */
+const WATCHDOG_MS = battleReelConfig.durationMs + 5_000;
+
+type Side = 'you' | 'opponent';
+const SIDES: readonly Side[] = ['you', 'opponent'];
+
+/**
+ * The battle (a static demonstration, spec §2, §4): two players with their bets, round 1, and a local reel
+ * of 7 cases that spins 3 s with 3 extra loops. The winner is picked here and only logged.
+ */
 export function BattlePage() {
   const { t } = useTranslation();
+  const [reelRef, width] = useElementWidth<HTMLDivElement>();
+  const reducedMotion = usePrefersReducedMotion();
+  // the round plays once when the screen opens; a bet plays it again
+  const [spin, setSpin] = useState(() => ({ id: 1, winner: pickWinner(Math.random, BATTLE_CASES.length) }));
+  const [spinning, setSpinning] = useState(true);
+
+  const stop = useCallback(() => setSpinning(false), []);
+
+  useEffect(() => preloadSounds(), []);
+
+  useEffect(() => {
+    if (!spinning) return;
+    const timer = setTimeout(stop, WATCHDOG_MS);
+    return () => clearTimeout(timer);
+  }, [spinning, stop]);
+
+  const onTick = useCallback(() => {
+    playTick();
+    hapticSelection();
+  }, []);
+  const onSettled = useCallback(
+    (winnerIndex: number) => {
+      console.info('Battle demo: the reel stopped on', BATTLE_CASES[winnerIndex]?.id, `(#${winnerIndex})`);
+      hapticImpact('medium');
+      stop();
+    },
+    [stop],
+  );
+
+  const bet = () => {
+    if (spinning) return;
+    hapticImpact('light');
+    const winner = pickWinner(Math.random, BATTLE_CASES.length);
+    setSpin((current) => ({ id: current.id + 1, winner }));
+    setSpinning(true);
+  };
+
   return (
-    <section className="screen" data-testid="battle-page">
-      <h1 className="screen__title">{t('battle.title')}</h1>
+    <section className="screen battle" data-testid="battle-page">
+      <div className="battle__head">
+        <h1 className="screen__title">{t('battle.title')}</h1>
+        <span className="battle__round" data-testid="battle-round">
+          {t('battle.round', { round: ROUND })}
+        </span>
+      </div>
+
+      <div className="battle__sides">
+        {SIDES.map((side, i) => (
+          <div key={side} className="battle__side" data-side={side} data-testid={`battle-side-${side}`}>
+            <div className="battle__player">
+              <Avatar src={null} name={t(`battle.${side}`)} size={44} />
+              <span className="battle__name">{t(`battle.${side}`)}</span>
+            </div>
+            <button
+              type="button"
+              className="button battle__bet"
+              onClick={bet}
+              disabled={spinning}
+              aria-label={t('battle.bet', { amount: BETS[i] })}
+              data-testid={`battle-bet-${side}`}
+            >
+              <TonIcon size={18} />
+              <span>{BETS[i]}</span>
+            </button>
+          </div>
+        ))}
+        <span className="battle__versus" aria-hidden="true">
+          {t('battle.versus')}
+        </span>
+      </div>
+
+      <div
+        ref={reelRef}
+        className="battle__reel"
+        style={{ height: battleReelHeight(REEL_PADDING) }}
+        data-testid="battle-reel"
+        data-spinning={spinning || undefined}
+        role="img"
+        aria-label={t('battle.reelLabel')}
+      >
+        {width > 0 && (
+          <SceneBoundary onFail={stop}>
+            <Suspense fallback={null}>
+              <BattleReel
+                width={width}
+                height={battleReelHeight(REEL_PADDING)}
+                images={BATTLE_CASES}
+                winnerIndex={spin.winner}
+                spinId={spin.id}
+                reducedMotion={reducedMotion}
+                resolution={sceneResolution()}
+                className="battle__canvas"
+                onTick={onTick}
+                onSettled={onSettled}
+              />
+            </Suspense>
+          </SceneBoundary>
+        )}
+        <span className="battle__fade battle__fade--left" aria-hidden="true" />
+        <span className="battle__fade battle__fade--right" aria-hidden="true" />
+      </div>
+
+      <div className="battle__inventories">
+        {SIDES.map((side) => (
+          <section
+            key={side}
+            className="battle__inventory"
+            aria-label={`${t(`battle.${side}`)}: ${t('battle.inventory')}`}
+          >
+            <h2 className="battle__inventory-title">{t('battle.inventory')}</h2>
+            <ul className="battle__slots" data-testid={`battle-inventory-${side}`}>
+              {Array.from({ length: INVENTORY_SLOTS }, (_, k) => (
+                <li key={k} className="battle__slot" aria-label={t('battle.emptySlot')} />
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
+
+      <p className="battle__note">{t('battle.demoNote')}</p>
     </section>
   );
 }

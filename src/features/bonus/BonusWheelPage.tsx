@@ -1,11 +1,164 @@
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  BonusWheel,
+  bonusWheelConfig,
+  pickSpin,
+  type BonusSegment,
+  type BonusSpin,
+} from '../../../scenes/bonus-wheel';
+import { formatTon } from '../../lib/format';
+import { hapticImpact, hapticSelection } from '../../lib/haptics';
+import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
+import { playTick, preloadSounds } from '../../lib/sound';
+import { ArtImage } from '../../lib/ui/ArtImage';
+import { SceneBoundary } from '../../lib/ui/SceneBoundary';
+import { TonIcon } from '../../lib/ui/TonIcon';
+import { BONUS_WORD, LETTERS_COLLECTED, PRIZE_GRID, WHEEL_PRIZES } from './prizes';
+import './bonus.css';
 
-/** The bonus wheel (/wheel and /bonus); filled by the bonus wheel issue. */
+/** Largest wheel, px: on a wide screen the wheel stops growing. */
+const MAX_WHEEL = 340;
+/** Longest a spin may hold the button before it frees itself (a stalled scene must not lock the screen). */
+const WATCHDOG_MS = bonusWheelConfig.durationMs + 5_000;
+
+/**
+ * The bonus wheel (/wheel and /bonus), a client-side demonstration (spec §2, §4): 'Spin again' spins the
+ * 12-segment wheel for 3 s, 5 to 7 full turns plus a random segment chosen here (pickSpin(Math.random)).
+ * No prize is credited and no result is shown.
+ */
 export function BonusWheelPage() {
   const { t } = useTranslation();
+  const [stageRef, width] = useElementWidth<HTMLDivElement>();
+  const size = Math.min(width, MAX_WHEEL);
+  const reducedMotion = usePrefersReducedMotion();
+  const [spin, setSpin] = useState<{ id: number; spin: BonusSpin } | null>(null);
+  const [spinning, setSpinning] = useState(false);
+
+  useEffect(() => preloadSounds(), []);
+
+  const segments = useMemo<BonusSegment[]>(
+    () =>
+      WHEEL_PRIZES.map((prize) => ({
+        id: prize.id,
+        label:
+          prize.ton !== undefined
+            ? t('bonus.tonPrize', { amount: String(prize.ton) })
+            : t(`bonus.items.${prize.item!}`),
+        imageUrl: prize.imageUrl,
+      })),
+    // labels are baked into the wheel's face: a new language (a new t), a new face
+    [t],
+  );
+
+  const start = () => {
+    if (spinning) return;
+    hapticImpact('light');
+    setSpin((current) => ({ id: (current?.id ?? 0) + 1, spin: pickSpin(Math.random) }));
+    setSpinning(true);
+  };
+  const stop = useCallback(() => setSpinning(false), []);
+
+  useEffect(() => {
+    if (!spinning) return;
+    const timer = setTimeout(stop, WATCHDOG_MS);
+    return () => clearTimeout(timer);
+  }, [spinning, stop]);
+
+  const onTick = useCallback(() => {
+    playTick();
+    hapticSelection();
+  }, []);
+  const onSettled = useCallback(() => {
+    hapticImpact('medium');
+    stop();
+  }, [stop]);
+
   return (
-    <section className="screen" data-testid="bonus-page">
-      <h1 className="screen__title">{t('bonus.title')}</h1>
+    <section className="screen bonus" data-testid="bonus-page">
+      <header className="bonus__head">
+        <h1 className="screen__title">{t('bonus.title')}</h1>
+        <p className="bonus__subtitle">{t('bonus.subtitle')}</p>
+      </header>
+
+      <div ref={stageRef} className="bonus__stage">
+        <div
+          className="bonus__wheel"
+          style={{ width: size || undefined, height: size || undefined }}
+          data-testid="bonus-wheel"
+          data-spinning={spinning || undefined}
+          role="img"
+          aria-label={t('bonus.wheelLabel')}
+        >
+          {size > 0 && (
+            <SceneBoundary onFail={stop}>
+              <Suspense fallback={<span className="bonus__wheel-placeholder" />}>
+                <BonusWheel
+                  size={size}
+                  segments={segments}
+                  spin={spin?.spin ?? null}
+                  spinId={spin?.id ?? 0}
+                  reducedMotion={reducedMotion}
+                  resolution={sceneResolution()}
+                  className="bonus__canvas"
+                  onTick={onTick}
+                  onSettled={onSettled}
+                />
+              </Suspense>
+            </SceneBoundary>
+          )}
+        </div>
+      </div>
+
+      <button
+        type="button"
+        className="button bonus__spin"
+        onClick={start}
+        disabled={spinning}
+        aria-busy={spinning || undefined}
+        data-testid="bonus-spin"
+      >
+        {spinning ? t('bonus.spinning') : t('bonus.spin')}
+      </button>
+
+      <section className="bonus__card" aria-labelledby="bonus-letters-title">
+        <div className="bonus__card-head">
+          <h2 id="bonus-letters-title" className="bonus__card-title">
+            {t('bonus.lettersTitle')}
+          </h2>
+          <span className="bonus__count">
+            {t('bonus.lettersLabel', { count: LETTERS_COLLECTED, total: BONUS_WORD.length })}
+          </span>
+        </div>
+        <ol className="bonus__letters" data-testid="bonus-letters">
+          {BONUS_WORD.map((letter, i) => (
+            <li key={i} className="bonus__letter" data-active={i < LETTERS_COLLECTED || undefined}>
+              {letter}
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className="bonus__prizes" aria-labelledby="bonus-prizes-title">
+        <h2 id="bonus-prizes-title" className="bonus__section-title">
+          {t('bonus.prizes')}
+        </h2>
+        <ul className="bonus__grid" data-testid="bonus-prizes">
+          {PRIZE_GRID.map((prize) => (
+            <li key={prize.item} className="bonus__prize">
+              <span className="bonus__prize-art">
+                <ArtImage src={prize.imageUrl} className="bonus__prize-img" />
+              </span>
+              <span className="bonus__prize-name">{t(`bonus.items.${prize.item}`)}</span>
+              <span className="bonus__prize-price">
+                <TonIcon size={13} />
+                {formatTon(prize.price, 1)}
+              </span>
+            </li>
+          ))}
+        </ul>
+        <p className="bonus__note">{t('bonus.demoNote')}</p>
+      </section>
     </section>
   );
 }
