@@ -108,3 +108,37 @@ export const UpgradeOptionsResponse = Type.Object({
   targets: Type.Array(Item),
 });
 export type UpgradeOptionsResponse = Static<typeof UpgradeOptionsResponse>;
+
+/** GET /upgrade/history?page=&limit=: the player's upgrades, newest first (defaults page 1, limit 20). */
+export const UpgradeHistoryQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type UpgradeHistoryQuery = Static<typeof UpgradeHistoryQuery>;
+
+export const UpgradeHistoryEntry = Type.Object({
+  id: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  success: Type.Boolean(),
+  rolled: Type.Number({ minimum: 0, exclusiveMaximum: 1 }),
+  chance: Type.Number({ minimum: 0, maximum: 1 }),
+  coef: Type.Number(),
+  proof: UpgradeProof,
+  /** the items as priced when the upgrade was played */
+  stake: Item,
+  target: Item,
+  /** the server seed, once rotated away and revealed; null while it is still in use */
+  serverSeed: Type.Union([Type.String(), Type.Null()]),
+});
+export type UpgradeHistoryEntry = Static<typeof UpgradeHistoryEntry>;
+
+export const UpgradeHistoryResponse = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  upgrades: Type.Array(UpgradeHistoryEntry),
+});
+export type UpgradeHistoryResponse = Static<typeof UpgradeHistoryResponse>;

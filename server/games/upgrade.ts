@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import {
   UPGRADE_MULTIPLIERS,
+  type UpgradeHistoryEntry,
   type UpgradeMultiplier,
   type UpgradeOptionsResponse,
   type UpgradeRollResponse,
@@ -265,5 +266,79 @@ export async function playUpgrade(
     stake: toApiItem(stake),
     target: toApiItem(target),
     result: success ? toApiItem(target) : null,
+  };
+}
+
+/** A player's upgrades, newest first, each with its proof and the server seed once it has been revealed. */
+export async function upgradeHistory(
+  db: Db,
+  userId: bigint,
+  page: number,
+  limit: number,
+): Promise<{ total: number; upgrades: UpgradeHistoryEntry[] }> {
+  const countRow = await db
+    .selectFrom('upgrades')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('upgrades as u')
+    .innerJoin('items as si', 'si.id', 'u.stake_item_id')
+    .innerJoin('items as ti', 'ti.id', 'u.target_item_id')
+    .innerJoin('fairness_seeds as s', 's.id', 'u.seed_id')
+    .selectAll('u')
+    .select([
+      'si.name as stake_name',
+      'si.rarity as stake_rarity',
+      'si.image_url as stake_image_url',
+      'ti.name as target_name',
+      'ti.rarity as target_rarity',
+      'ti.image_url as target_image_url',
+      's.server_seed',
+      's.revealed_at',
+    ])
+    .where('u.user_id', '=', userId)
+    .orderBy('u.id', 'desc')
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .execute();
+  return {
+    total: Number(countRow.n),
+    upgrades: rows.map((r) => {
+      const numerator = Number(r.chance_numerator);
+      const denominator = Number(r.chance_denominator);
+      return {
+        id: r.id.toString(),
+        createdAt: r.created_at.toISOString(),
+        success: r.success,
+        rolled: r.rolled,
+        chance: numerator / denominator,
+        coef: r.coef_tenths / 10,
+        proof: {
+          serverSeedHash: r.server_seed_hash,
+          clientSeed: r.client_seed,
+          nonce: r.nonce,
+          chanceNumerator: numerator,
+          chanceDenominator: denominator,
+        },
+        stake: {
+          id: r.stake_item_id,
+          name: r.stake_name,
+          price: nanoToTon(r.stake_price_nano),
+          imageUrl: r.stake_image_url,
+          imageBase64: null,
+          rarity: r.stake_rarity,
+        },
+        target: {
+          id: r.target_item_id,
+          name: r.target_name,
+          price: nanoToTon(r.target_price_nano),
+          imageUrl: r.target_image_url,
+          imageBase64: null,
+          rarity: r.target_rarity,
+        },
+        serverSeed: r.revealed_at ? r.server_seed : null,
+      };
+    }),
   };
 }

@@ -2,6 +2,8 @@ import { ApiError } from '../../contract/common.ts';
 import {
   UPGRADE_MULTIPLIERS,
   UpgradeConfigResponse,
+  UpgradeHistoryQuery,
+  UpgradeHistoryResponse,
   UpgradeOptionsQuery,
   UpgradeOptionsResponse,
   UpgradeRollRequest,
@@ -16,12 +18,13 @@ import {
   invalidCoef,
   isUpgradeMultiplier,
   playUpgrade,
+  upgradeHistory,
   upgradeOptions,
 } from '../games/upgrade.ts';
 
 /**
- * The upgrade game: its odds (public), the targets a stake can aim at (public: catalogue arithmetic), and
- * the roll (signed-in players; accepts an Idempotency-Key header).
+ * The upgrade game: its odds (public), the targets a stake can aim at (public: catalogue arithmetic), the
+ * roll (signed-in players; accepts an Idempotency-Key header) and the player's past rolls with their proofs.
  */
 export function upgradeRoutes(app: App, ctx: AppContext): void {
   const auth = requireUser(ctx);
@@ -45,6 +48,19 @@ export function upgradeRoutes(app: App, ctx: AppContext): void {
       const { itemId, coef } = request.query;
       if (!isUpgradeMultiplier(coef)) throw invalidCoef(coef);
       return upgradeOptions(ctx.db, basePpm, itemId, coef);
+    },
+  );
+
+  app.get(
+    '/upgrade/history',
+    {
+      preHandler: auth,
+      schema: { querystring: UpgradeHistoryQuery, response: { 200: UpgradeHistoryResponse } },
+    },
+    async (request) => {
+      const page = request.query.page ?? 1;
+      const limit = request.query.limit ?? 20;
+      return { page, limit, ...(await upgradeHistory(ctx.db, request.userId, page, limit)) };
     },
   );
 

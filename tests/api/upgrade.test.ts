@@ -4,6 +4,7 @@ import type { FairnessState, RotateResponse } from '../../contract/cases.ts';
 import type { ApiError } from '../../contract/common.ts';
 import type {
   UpgradeConfigResponse,
+  UpgradeHistoryResponse,
   UpgradeOptionsResponse,
   UpgradeRollResponse,
 } from '../../contract/upgrade.ts';
@@ -283,6 +284,30 @@ describe('the upgrade game', () => {
       expect(again).toBe(a.rolled);
       expect(again < a.proof.chanceNumerator / a.proof.chanceDenominator).toBe(a.success);
     }
+    // the history shows every roll with its proof and, now, the revealed seed
+    const history = await server.call<UpgradeHistoryResponse>('GET', '/upgrade/history?limit=100', { token });
+    expect(history.status).toBe(200);
+    expect(history.body).toMatchObject({ page: 1, limit: 100, total: stakes });
+    expect(history.body.upgrades.map((u) => u.id)).toEqual(answers.map((a) => a.upgradeId).reverse());
+    for (const [i, entry] of history.body.upgrades.reverse().entries()) {
+      const a = answers[i]!;
+      expect(entry).toMatchObject({
+        success: a.success,
+        rolled: a.rolled,
+        chance: a.chance,
+        coef: 1.5,
+        proof: a.proof,
+        stake: a.stake,
+        target: a.target,
+        serverSeed: rotated.revealed.serverSeed,
+      });
+    }
+    expect(
+      (await server.call<UpgradeHistoryResponse>('GET', '/upgrade/history?page=2&limit=30', { token })).body
+        .upgrades,
+    ).toHaveLength(stakes - 30);
+    expect((await server.call<ApiError>('GET', '/upgrade/history')).status).toBe(401);
+
     // the recorded rolls are the answered ones, exactly
     const rows = await server.built.ctx.db
       .selectFrom('upgrades')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UPGRADE_MULTIPLIERS } from '../../contract/upgrade.ts';
+import { loadConfig } from '../../server/config.ts';
 import { SEED_ITEMS } from '../../server/games/catalogue.ts';
 import type { ItemRow } from '../../server/games/cases.ts';
 import { newClientSeed, newServerSeed, rollFraction, TWO_POW_52 } from '../../server/games/fair.ts';
@@ -53,6 +54,14 @@ describe('the upgrade chance', () => {
     expect(baseChancePpm(0.000001)).toBe(1);
     for (const bad of [0, -0.1, 1.01, 0.1234567, NaN])
       expect(() => baseChancePpm(bad), String(bad)).toThrow();
+  });
+
+  it('is configured by UPGRADE_BASE_CHANCE, 0.39 by default', () => {
+    expect(loadConfig({}).upgradeBaseChance).toBe(0.39);
+    expect(loadConfig({ UPGRADE_BASE_CHANCE: '0.5' }).upgradeBaseChance).toBe(0.5);
+    for (const bad of ['0', '1.5', '0.1234567', 'abc', '-0.2']) {
+      expect(() => loadConfig({ UPGRADE_BASE_CHANCE: bad }), bad).toThrow(/UPGRADE_BASE_CHANCE|non-negative/);
+    }
   });
 
   it('compares the roll with the chance in integers, edges included', () => {

@@ -1,11 +1,455 @@
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { InventoryEntry } from '../../../contract/inventory.ts';
+import type { Item } from '../../../contract/cases.ts';
+import type { UpgradeMultiplier } from '../../../contract/upgrade.ts';
+import { formatChance } from '../../../scenes/chance-wheel';
+import { apiErrorBody } from '../../api';
+import { formatTon } from '../../lib/format';
+import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes } from '../../lib/haptics';
+import { playSound, preloadSounds } from '../../lib/sound';
+import { ArtImage } from '../../lib/ui/ArtImage';
+import { TonIcon } from '../../lib/ui/TonIcon';
+import { inventoryAtom } from '../../state/inventory';
+import { queryKeys } from '../../state/queries';
+import { queryClient } from '../../state/store';
+import { refreshAfterUpgrade, rollUpgrade, upgradeConfigAtom, upgradeOptionsAtom } from './api';
+import {
+  INITIAL_STATE,
+  MULTIPLIERS,
+  SPEC_BASE_CHANCE,
+  canUpgrade,
+  isBusy,
+  shownChance,
+  upgradeReducer,
+  type CloseKind,
+  type UpgradeState,
+} from './model';
+import { UpgradeResultSheet } from './UpgradeResultSheet';
+import { UpgradeWheel } from './UpgradeWheel';
+import './upgrade.css';
 
-/** The upgrade game; filled by the upgrade issue. */
+const multiplierLabel = (coef: UpgradeMultiplier) => `x${coef}`;
+
+/**
+ * The upgrade game (spec §2, §4, §5): the result panel (the chance wheel) on top, then the control block
+ * (bet amount, desired prize, multipliers, Upgrade), the tabs 'Your inventory' and 'Desired gift', and the
+ * grid. The server takes the stake and rolls; the wheel then turns to its roll, and the result sheet follows.
+ */
 export function UpgradePage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [state, dispatch] = useReducer(upgradeReducer, INITIAL_STATE);
+  const config = useAtomValue(upgradeConfigAtom);
+  const inventory = useAtomValue(inventoryAtom);
+  const baseChance = config.data?.baseChance ?? SPEC_BASE_CHANCE;
+
+  const entries = inventory.data;
+  const stake = entries?.find((e) => e.id === state.stakeId) ?? null;
+  const busy = isBusy(state);
+
+  // the staked item left the inventory (lost, sold elsewhere): nothing is selected any more
+  useEffect(() => {
+    if (entries && state.stakeId !== null && !stake && !busy) dispatch({ type: 'stakeGone' });
+  }, [entries, state.stakeId, stake, busy]);
+
+  useEffect(() => preloadSounds(), []);
+
+  // no swiping the app away while the wheel turns
+  useEffect(() => (state.phase === 'rolling' ? lockVerticalSwipes() : undefined), [state.phase]);
+
+  const latest = useRef(state);
+  useLayoutEffect(() => {
+    latest.current = state;
+  }, [state]);
+  const refreshed = useRef<Promise<void>>(Promise.resolve());
+  const panel = useRef<HTMLDivElement>(null);
+
+  const start = useCallback(
+    async (current: UpgradeState) => {
+      if (current.coef === null || current.stakeId === null) return;
+      dispatch({ type: 'start' });
+      hapticImpact('medium');
+      // the wheel is what to watch now, wherever the grid was scrolled to
+      panel.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+      try {
+        const answer = await rollUpgrade({
+          baseChance,
+          coef: current.coef,
+          itemId: current.stakeId,
+          ...(current.targetId ? { targetItemId: current.targetId } : {}),
+        });
+        dispatch({ type: 'answered', answer });
+      } catch (error) {
+        dispatch({ type: 'failed', error: apiErrorBody(error)?.message || t('upgrade.result.error') });
+        hapticNotification('error');
+        refreshed.current = refreshAfterUpgrade();
+      }
+    },
+    [baseChance, t],
+  );
+
+  const onResult = useCallback(() => {
+    const current = latest.current;
+    if (current.phase !== 'rolling') return;
+    dispatch({ type: 'resulted' });
+    if (current.outcome === 'success') {
+      playSound('win');
+      hapticNotification('success');
+    } else {
+      hapticNotification('error');
+    }
+    // only now: the grid must not tell the result before the wheel does
+    refreshed.current = refreshAfterUpgrade();
+  }, []);
+
+  const close = useCallback(
+    async (kind: CloseKind) => {
+      const before = latest.current;
+      dispatch({ type: 'close', kind });
+      if (kind !== 'repeat') return;
+      // roll again with the same choices if the item is still held (a stake held more than once)
+      await refreshed.current;
+      const held = queryClient
+        .getQueryData<InventoryEntry[]>(queryKeys.inventory)
+        ?.some((e) => e.id === before.stakeId && e.quantity > 0);
+      if (held) void start({ ...before, started: false, phase: 'idle' });
+      else dispatch({ type: 'tab', tab: 'inventory' });
+    },
+    [start],
+  );
+
+  const continueToProfile = useCallback(() => {
+    dispatch({ type: 'close', kind: 'continue' });
+    void navigate('/profile');
+  }, [navigate]);
+
+  const chance = shownChance(state, baseChance);
+  const optionsReady = state.coef !== null && stake !== null;
+
   return (
-    <section className="screen" data-testid="upgrade-page">
-      <h1 className="screen__title">{t('upgrade.title')}</h1>
+    <section
+      className="screen upgrade-page"
+      data-testid="upgrade-page"
+      data-phase={state.phase}
+      aria-busy={busy}
+    >
+      <h1 className="visually-hidden">{t('upgrade.title')}</h1>
+
+      <div ref={panel} className="upgrade-panel" data-testid="upgrade-panel">
+        <UpgradeWheel
+          chance={chance}
+          rolled={state.rolled}
+          spinId={state.spinId}
+          outcome={state.outcome}
+          onResult={onResult}
+        />
+        <p className="upgrade-panel__chance">
+          {t('upgrade.chance')} <strong data-testid="upgrade-chance">{formatChance(chance)}</strong>
+        </p>
+      </div>
+
+      <div className="upgrade-controls">
+        <div className="upgrade-amounts">
+          <Amount label={t('upgrade.bet')} value={stake?.item.price ?? 0} testId="upgrade-bet" />
+          {optionsReady ? (
+            <DesiredPrize stakeId={stake.id} coef={state.coef!} targetId={state.targetId} />
+          ) : (
+            <Amount label={t('upgrade.prize')} value={0} testId="upgrade-prize" />
+          )}
+        </div>
+
+        <div className="upgrade-multipliers" role="group" aria-label={t('upgrade.multiplier')}>
+          {MULTIPLIERS.map((coef) => (
+            <button
+              key={coef}
+              type="button"
+              className="upgrade-multipliers__option"
+              aria-pressed={state.coef === coef}
+              data-testid={`multiplier-${coef}`}
+              disabled={busy}
+              onClick={() => {
+                hapticSelection();
+                dispatch({ type: 'coef', coef });
+              }}
+            >
+              {multiplierLabel(coef)}
+            </button>
+          ))}
+        </div>
+
+        {optionsReady ? (
+          <UpgradeButton
+            state={state}
+            ready={stake !== null && config.data !== undefined}
+            onUpgrade={() => void start(state)}
+          />
+        ) : (
+          <button type="button" className="button upgrade-button" data-testid="upgrade-button" disabled>
+            {t('upgrade.upgrade')}
+          </button>
+        )}
+      </div>
+
+      <div className="upgrade-tabs" role="tablist">
+        {(['inventory', 'target'] as const).map((tab) => (
+          <button
+            key={tab}
+            type="button"
+            role="tab"
+            className="upgrade-tabs__tab"
+            aria-selected={state.tab === tab}
+            data-testid={`upgrade-tab-${tab}`}
+            onClick={() => dispatch({ type: 'tab', tab })}
+          >
+            {tab === 'inventory' ? t('upgrade.tabs.inventory') : t('upgrade.tabs.target')}
+          </button>
+        ))}
+      </div>
+
+      {state.tab === 'inventory' ? (
+        <InventoryGrid
+          query={inventory}
+          selectedId={state.stakeId}
+          disabled={busy}
+          onSelect={(itemId) => {
+            hapticSelection();
+            dispatch({ type: 'stake', itemId });
+          }}
+        />
+      ) : optionsReady ? (
+        <TargetGrid
+          stakeId={stake.id}
+          coef={state.coef!}
+          selectedId={state.targetId}
+          disabled={busy}
+          onSelect={(itemId) => {
+            hapticSelection();
+            dispatch({ type: 'target', itemId });
+          }}
+        />
+      ) : (
+        <p className="upgrade-grid__message" data-testid="upgrade-targets-hint">
+          {t('upgrade.pickFirst')}
+        </p>
+      )}
+
+      {state.phase === 'result' && state.outcome && (
+        <UpgradeResultSheet
+          outcome={state.outcome}
+          answer={state.answer}
+          error={state.error}
+          onClose={(kind) => void close(kind)}
+          onContinueToProfile={continueToProfile}
+        />
+      )}
     </section>
+  );
+}
+
+function Amount({ label, value, testId }: { label: string; value: number; testId: string }) {
+  return (
+    <div className="upgrade-amount">
+      <span className="upgrade-amount__label">{label}</span>
+      <span className="upgrade-amount__value" data-testid={testId}>
+        <TonIcon size={16} />
+        {formatTon(value, 2)}
+      </span>
+    </div>
+  );
+}
+
+/** The target: the player's pick, else the server's default (the first option). */
+function useTarget(stakeId: string, coef: UpgradeMultiplier, targetId: string | null) {
+  const options = useAtomValue(upgradeOptionsAtom(stakeId, coef));
+  const targets = options.data?.targets ?? [];
+  const target = targets.find((i) => i.id === targetId) ?? targets[0] ?? null;
+  return { options, targets, target };
+}
+
+function DesiredPrize({
+  stakeId,
+  coef,
+  targetId,
+}: {
+  stakeId: string;
+  coef: UpgradeMultiplier;
+  targetId: string | null;
+}) {
+  const { t } = useTranslation();
+  const { target } = useTarget(stakeId, coef, targetId);
+  return <Amount label={t('upgrade.prize')} value={target?.price ?? 0} testId="upgrade-prize" />;
+}
+
+function UpgradeButton({
+  state,
+  ready,
+  onUpgrade,
+}: {
+  state: UpgradeState;
+  /** the stake is held and the odds have loaded */
+  ready: boolean;
+  onUpgrade: () => void;
+}) {
+  const { t } = useTranslation();
+  const { target } = useTarget(state.stakeId!, state.coef!, state.targetId);
+  const enabled = canUpgrade(state, { stakeHeld: ready, hasTarget: target !== null });
+  return (
+    <button
+      type="button"
+      className="button upgrade-button"
+      data-testid="upgrade-button"
+      disabled={!enabled}
+      onClick={onUpgrade}
+    >
+      {state.phase === 'requesting' || state.phase === 'rolling'
+        ? t('upgrade.upgrading')
+        : t('upgrade.upgrade')}
+    </button>
+  );
+}
+
+interface GridProps {
+  selectedId: string | null;
+  disabled: boolean;
+  onSelect: (itemId: string) => void;
+}
+
+function ItemCard({
+  item,
+  selected,
+  disabled,
+  quantity,
+  testId,
+  onSelect,
+}: {
+  item: Pick<Item, 'id' | 'name' | 'imageUrl' | 'price'>;
+  selected: boolean;
+  disabled: boolean;
+  quantity?: number;
+  testId: string;
+  onSelect: (itemId: string) => void;
+}) {
+  return (
+    <li>
+      <button
+        type="button"
+        className="upgrade-card"
+        aria-pressed={selected}
+        disabled={disabled}
+        data-testid={testId}
+        data-item-id={item.id}
+        data-quantity={quantity}
+        onClick={() => onSelect(item.id)}
+      >
+        {quantity !== undefined && quantity > 1 && (
+          <span className="upgrade-card__quantity">x{quantity}</span>
+        )}
+        <span className="upgrade-card__art">
+          <ArtImage src={item.imageUrl} />
+        </span>
+        <span className="upgrade-card__name">{item.name}</span>
+        <span className="upgrade-card__price">
+          <TonIcon size={12} />
+          {formatTon(item.price, 1)}
+        </span>
+      </button>
+    </li>
+  );
+}
+
+function InventoryGrid({
+  query,
+  selectedId,
+  disabled,
+  onSelect,
+}: GridProps & { query: { data?: InventoryEntry[]; isPending: boolean; isError: boolean } }) {
+  const { t } = useTranslation();
+  if (query.isPending) {
+    return (
+      <div className="upgrade-grid__message" data-testid="upgrade-inventory-loading">
+        <span className="upgrade-spinner" aria-label={t('app.loading')} />
+      </div>
+    );
+  }
+  if (query.isError || !query.data) {
+    return (
+      <p className="upgrade-grid__message" role="alert" data-testid="upgrade-inventory-error">
+        {t('upgrade.loadError')}
+      </p>
+    );
+  }
+  if (query.data.length === 0) {
+    return (
+      <div className="upgrade-grid__message" data-testid="upgrade-inventory-empty">
+        <p>{t('upgrade.empty')}</p>
+        <Link to="/" className="button button--ghost">
+          {t('upgrade.toCases')}
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <ul className="upgrade-grid" data-testid="upgrade-inventory">
+      {query.data.map((entry) => (
+        <ItemCard
+          key={entry.id}
+          item={entry.item}
+          quantity={entry.quantity}
+          selected={entry.id === selectedId}
+          disabled={disabled}
+          testId="upgrade-item"
+          onSelect={onSelect}
+        />
+      ))}
+    </ul>
+  );
+}
+
+function TargetGrid({
+  stakeId,
+  coef,
+  selectedId,
+  disabled,
+  onSelect,
+}: GridProps & { stakeId: string; coef: UpgradeMultiplier }) {
+  const { t } = useTranslation();
+  const { options, targets, target } = useTarget(stakeId, coef, selectedId);
+  if (options.isPending) {
+    return (
+      <div className="upgrade-grid__message">
+        <span className="upgrade-spinner" aria-label={t('app.loading')} />
+      </div>
+    );
+  }
+  if (options.isError) {
+    return (
+      <p className="upgrade-grid__message" role="alert">
+        {t('upgrade.targetsError')}
+      </p>
+    );
+  }
+  if (targets.length === 0) {
+    return (
+      <p className="upgrade-grid__message" data-testid="upgrade-no-targets">
+        {t('upgrade.noTargets')}
+      </p>
+    );
+  }
+  return (
+    <ul className="upgrade-grid" data-testid="upgrade-targets">
+      {targets.map((item) => (
+        <ItemCard
+          key={item.id}
+          item={item}
+          selected={item.id === target?.id}
+          disabled={disabled}
+          testId="upgrade-target"
+          onSelect={onSelect}
+        />
+      ))}
+    </ul>
   );
 }

@@ -1,0 +1,132 @@
+import { useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { UpgradeRollResponse } from '../../../contract/upgrade.ts';
+import { formatTon } from '../../lib/format';
+import { ArtImage } from '../../lib/ui/ArtImage';
+import { TonIcon } from '../../lib/ui/TonIcon';
+import type { CloseKind, UpgradeOutcome } from './model';
+
+interface UpgradeResultSheetProps {
+  outcome: UpgradeOutcome;
+  /** the server's answer; null when the roll request failed */
+  answer: UpgradeRollResponse | null;
+  /** why the request failed */
+  error: string | null;
+  onClose: (kind: CloseKind) => void;
+  /** Continue after a success: to the profile */
+  onContinueToProfile: () => void;
+}
+
+/**
+ * The chance wheel result (spec §2): a bottom sheet with a close action and a way to the inventory. Success
+ * offers Repeat and Continue (to the profile); failure offers Back, Repeat and Continue.
+ */
+export function UpgradeResultSheet({
+  outcome,
+  answer,
+  error,
+  onClose,
+  onContinueToProfile,
+}: UpgradeResultSheetProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const firstAction = useRef<HTMLButtonElement>(null);
+  const success = outcome === 'success';
+  const item = success ? answer?.result : answer?.stake;
+
+  useEffect(() => firstAction.current?.focus(), []);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose('close');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  let text: string;
+  if (success && answer)
+    text = t('upgrade.result.successText', { stake: answer.stake.name, target: answer.target.name });
+  else if (answer) text = t('upgrade.result.failureText', { stake: answer.stake.name });
+  else text = error ?? t('upgrade.result.error');
+
+  return (
+    <div className="upgrade-sheet-backdrop" onClick={() => onClose('close')}>
+      <div
+        className="upgrade-sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid="upgrade-result"
+        data-outcome={outcome}
+        onClick={(event) => event.stopPropagation()}
+      >
+        <div className="upgrade-sheet__handle" aria-hidden="true" />
+        <div className="upgrade-sheet__head">
+          <h2 id={titleId} className="upgrade-sheet__title" data-testid="upgrade-result-title">
+            {success ? t('upgrade.result.success') : t('upgrade.result.failure')}
+          </h2>
+          <button
+            type="button"
+            className="upgrade-sheet__close"
+            aria-label={t('common.close')}
+            data-testid="upgrade-result-close"
+            onClick={() => onClose('close')}
+          >
+            <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path d="m6 6 12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+            </svg>
+          </button>
+        </div>
+        {item && (
+          <div className="upgrade-sheet__item" data-testid="upgrade-result-item" data-item-id={item.id}>
+            <span className="upgrade-sheet__art">
+              <ArtImage src={item.imageUrl} />
+            </span>
+            <span className="upgrade-sheet__name">{item.name}</span>
+            <span className="upgrade-sheet__price">
+              <TonIcon size={14} />
+              {formatTon(item.price, 1)}
+            </span>
+          </div>
+        )}
+        <p className="upgrade-sheet__text" role={answer ? undefined : 'alert'}>
+          {text}
+        </p>
+        <div className="upgrade-sheet__actions" data-count={success ? 2 : 3}>
+          {!success && (
+            <button
+              ref={firstAction}
+              type="button"
+              className="button button--ghost"
+              data-testid="upgrade-back"
+              onClick={() => onClose('back')}
+            >
+              {t('upgrade.result.back')}
+            </button>
+          )}
+          <button
+            ref={success ? firstAction : undefined}
+            type="button"
+            className="button button--ghost"
+            data-testid="upgrade-repeat"
+            onClick={() => onClose('repeat')}
+          >
+            {t('upgrade.result.repeat')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="upgrade-continue"
+            onClick={() => (success ? onContinueToProfile() : onClose('continue'))}
+          >
+            {t('upgrade.result.continue')}
+          </button>
+        </div>
+        <Link to="/inventory" className="upgrade-sheet__link" data-testid="upgrade-to-inventory">
+          {t('upgrade.result.toInventory')}
+        </Link>
+      </div>
+    </div>
+  );
+}

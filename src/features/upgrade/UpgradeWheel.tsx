@@ -1,0 +1,164 @@
+import {
+  Component,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  ChanceWheel,
+  chanceWheelConfig,
+  formatChance,
+  type ChanceWheelOutcome,
+} from '../../../scenes/chance-wheel';
+import { hapticSelection } from '../../lib/haptics';
+import { playTick } from '../../lib/sound';
+
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+function subscribeReducedMotion(onChange: () => void): () => void {
+  const query = window.matchMedia?.(REDUCED_MOTION);
+  query?.addEventListener('change', onChange);
+  return () => query?.removeEventListener('change', onChange);
+}
+
+/** The player's prefers-reduced-motion setting, live: a roll started with it on is short. */
+function useReducedMotion(): boolean {
+  return useSyncExternalStore(
+    subscribeReducedMotion,
+    () => window.matchMedia?.(REDUCED_MOTION).matches ?? false,
+    () => false,
+  );
+}
+
+/** Width of an element in CSS px, kept up to date. */
+function useWidth<T extends HTMLElement>(): [RefObject<T | null>, number] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setWidth(Math.floor(element.getBoundingClientRect().width));
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.floor(entry.contentRect.width));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
+}
+
+/** If the scene cannot run here (no graphics, chunk failed to load), the result still shows. */
+class SceneBoundary extends Component<{ onFail: () => void; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    console.error('Chance wheel failed', error);
+    this.props.onFail();
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
+/** The widest the wheel grows, CSS px. */
+const MAX_WHEEL_PX = 240;
+/** Longest a roll may take before the result shows anyway (a stalled scene must not hold the result). */
+const WATCHDOG_MS = chanceWheelConfig.durationMs + chanceWheelConfig.resultDelayMs + 10_000;
+
+interface UpgradeWheelProps {
+  chance: number;
+  /** the server's roll while the wheel shows it, else null */
+  rolled: number | null;
+  spinId: number;
+  outcome: ChanceWheelOutcome | null;
+  /** the wheel stopped on the roll and 0.5 s passed (or it could not run): show the result */
+  onResult: () => void;
+}
+
+/**
+ * The result panel's chance wheel (spec §4): the chance in the centre as percent with 1 decimal, a 5 s roll
+ * to the server's answer, green on success, red on failure, blue while neutral. Ticks click and buzz.
+ */
+export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: UpgradeWheelProps) {
+  const { t } = useTranslation();
+  const [ref, width] = useWidth<HTMLDivElement>();
+  const reducedMotion = useReducedMotion();
+  const size = Math.min(width, MAX_WHEEL_PX);
+  const resolution = Math.min(Math.max(window.devicePixelRatio || 1, 1), 2);
+  const [failed, setFailed] = useState(false);
+  const fail = useCallback(() => setFailed(true), []);
+  const label = formatChance(chance);
+  const rolling = rolled !== null;
+
+  // one result per roll, whichever of the wheel, the fallback and the watchdog says so first
+  const resultFor = useRef<number | null>(null);
+  const finish = useCallback(() => {
+    if (resultFor.current === spinId) return;
+    resultFor.current = spinId;
+    onResult();
+  }, [spinId, onResult]);
+
+  useEffect(() => {
+    if (!rolling) return;
+    if (failed) {
+      finish();
+      return;
+    }
+    const timer = setTimeout(finish, WATCHDOG_MS);
+    return () => clearTimeout(timer);
+  }, [rolling, failed, finish]);
+
+  const onTick = useCallback(() => {
+    playTick();
+    hapticSelection();
+  }, []);
+
+  return (
+    <div
+      ref={ref}
+      className="upgrade-wheel"
+      data-testid="upgrade-wheel"
+      data-rolling={rolling || undefined}
+      data-outcome={outcome ?? undefined}
+      role="img"
+      aria-label={t('upgrade.wheel', { chance: label })}
+      style={{ height: size || MAX_WHEEL_PX }}
+    >
+      {size > 0 && !failed && (
+        <SceneBoundary onFail={fail}>
+          <Suspense
+            fallback={<div className="upgrade-wheel__loading" style={{ width: size, height: size }} />}
+          >
+            <ChanceWheel
+              size={size}
+              chance={chance}
+              label={label}
+              rolled={rolled}
+              spinId={spinId}
+              outcome={outcome}
+              reducedMotion={reducedMotion}
+              resolution={resolution}
+              className="upgrade-wheel__canvas"
+              onTick={onTick}
+              onResult={finish}
+            />
+          </Suspense>
+        </SceneBoundary>
+      )}
+      {failed && (
+        <div className="upgrade-wheel__fallback" data-outcome={outcome ?? undefined}>
+          {label}
+        </div>
+      )}
+    </div>
+  );
+}

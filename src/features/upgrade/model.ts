@@ -1,0 +1,174 @@
+import type { UpgradeMultiplier, UpgradeRollResponse } from '../../../contract/upgrade.ts';
+
+/**
+ * The upgrade screen as plain data and a reducer (spec §2, §4, §5): the choices (multiplier, stake, target,
+ * tab), the started flag, and the roll's phases:
+ *
+ *   idle → requesting (Upgrade pressed: started) → rolling (the server answered: the wheel turns to its roll)
+ *        → result (the wheel's onResult, or at once when the request failed: a failure) → idle (the sheet closes)
+ *
+ * The started flag is set by Upgrade and reset when the multiplier changes or the result sheet closes.
+ */
+
+/** The multipliers, in the order of the buttons (spec §9; the same list as the server's). */
+export const MULTIPLIERS = [1.5, 2, 3, 5, 10, 20] as const satisfies readonly UpgradeMultiplier[];
+
+/** The spec's odds at x1 (spec §9), shown until the server's configured value has loaded. */
+export const SPEC_BASE_CHANCE = 0.39;
+
+export type UpgradeTab = 'inventory' | 'target';
+export type UpgradePhase = 'idle' | 'requesting' | 'rolling' | 'result';
+export type UpgradeOutcome = 'success' | 'fail';
+
+export interface UpgradeState {
+  coef: UpgradeMultiplier | null;
+  /** the inventory item staked */
+  stakeId: string | null;
+  /** the gift picked in 'Desired gift'; null: the server's default target */
+  targetId: string | null;
+  tab: UpgradeTab;
+  started: boolean;
+  phase: UpgradePhase;
+  /** a new value starts a new turn of the wheel */
+  spinId: number;
+  /** the server's roll, while the wheel shows it */
+  rolled: number | null;
+  /** the chance the roll was played at (kept fixed while the wheel turns) */
+  rollChance: number | null;
+  outcome: UpgradeOutcome | null;
+  answer: UpgradeRollResponse | null;
+  /** why the roll request failed (a failure result) */
+  error: string | null;
+}
+
+export const INITIAL_STATE: UpgradeState = {
+  coef: null,
+  stakeId: null,
+  targetId: null,
+  tab: 'inventory',
+  started: false,
+  phase: 'idle',
+  spinId: 0,
+  rolled: null,
+  rollChance: null,
+  outcome: null,
+  answer: null,
+  error: null,
+};
+
+/**
+ * How the result sheet closes: 'back' starts over (no multiplier, no item), 'continue' keeps the
+ * multiplier for the next stake, 'repeat' keeps everything to roll again, 'close' keeps the choices too.
+ */
+export type CloseKind = 'back' | 'continue' | 'repeat' | 'close';
+
+export type UpgradeAction =
+  | { type: 'coef'; coef: UpgradeMultiplier }
+  | { type: 'stake'; itemId: string }
+  | { type: 'stakeGone' }
+  | { type: 'target'; itemId: string }
+  | { type: 'tab'; tab: UpgradeTab }
+  | { type: 'start' }
+  | { type: 'answered'; answer: UpgradeRollResponse }
+  | { type: 'failed'; error: string }
+  | { type: 'resulted' }
+  | { type: 'close'; kind: CloseKind };
+
+/** Whether the choices can change: not while a roll is out, turning or showing its result. */
+export const isBusy = (state: UpgradeState) => state.phase !== 'idle';
+
+export function upgradeReducer(state: UpgradeState, action: UpgradeAction): UpgradeState {
+  switch (action.type) {
+    case 'coef':
+      if (isBusy(state)) return state;
+      // tapping the selected multiplier clears it; any change resets the started flag
+      return {
+        ...state,
+        coef: state.coef === action.coef ? null : action.coef,
+        targetId: null,
+        started: false,
+      };
+    case 'stake':
+      if (isBusy(state)) return state;
+      return { ...state, stakeId: state.stakeId === action.itemId ? null : action.itemId, targetId: null };
+    case 'stakeGone':
+      if (isBusy(state) || state.stakeId === null) return state;
+      return { ...state, stakeId: null, targetId: null };
+    case 'target':
+      if (isBusy(state)) return state;
+      return { ...state, targetId: state.targetId === action.itemId ? null : action.itemId };
+    case 'tab':
+      return { ...state, tab: action.tab };
+    case 'start':
+      if (state.started || isBusy(state) || state.coef === null || state.stakeId === null) return state;
+      return {
+        ...state,
+        started: true,
+        phase: 'requesting',
+        rolled: null,
+        outcome: null,
+        answer: null,
+        error: null,
+      };
+    case 'answered':
+      if (state.phase !== 'requesting') return state;
+      return {
+        ...state,
+        phase: 'rolling',
+        spinId: state.spinId + 1,
+        rolled: action.answer.rolled,
+        rollChance: action.answer.chance,
+        outcome: action.answer.success ? 'success' : 'fail',
+        answer: action.answer,
+      };
+    case 'failed':
+      // a failed roll request counts as a failure (spec §8): no roll, a red wheel, the failure sheet
+      if (state.phase !== 'requesting') return state;
+      return {
+        ...state,
+        phase: 'result',
+        rolled: null,
+        rollChance: null,
+        outcome: 'fail',
+        error: action.error,
+      };
+    case 'resulted':
+      return state.phase === 'rolling' ? { ...state, phase: 'result' } : state;
+    case 'close': {
+      if (state.phase !== 'result') return state;
+      const reset = {
+        ...state,
+        started: false,
+        phase: 'idle' as const,
+        rolled: null,
+        rollChance: null,
+        outcome: null,
+        answer: null,
+        error: null,
+      };
+      switch (action.kind) {
+        case 'back':
+          return { ...reset, coef: null, stakeId: null, targetId: null, tab: 'inventory' };
+        case 'continue':
+          return { ...reset, stakeId: null, targetId: null, tab: 'inventory' };
+        case 'repeat':
+        case 'close':
+          return reset;
+      }
+    }
+  }
+  return state;
+}
+
+/** Whether Upgrade may be pressed (spec §5): a multiplier, an item, a target to aim at, and not started. */
+export function canUpgrade(state: UpgradeState, ready: { stakeHeld: boolean; hasTarget: boolean }): boolean {
+  return (
+    state.coef !== null && state.stakeId !== null && ready.stakeHeld && ready.hasTarget && !state.started
+  );
+}
+
+/** The chance the wheel shows: the roll's while it turns, else baseChance / coef (0 without a multiplier). */
+export function shownChance(state: UpgradeState, baseChance: number): number {
+  if (state.rollChance !== null) return state.rollChance;
+  return state.coef === null ? 0 : baseChance / state.coef;
+}
