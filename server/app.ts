@@ -25,6 +25,7 @@ import { seedCatalogue } from './games/seed.ts';
 import { depositRoutes } from './routes/deposit.ts';
 import { createBus } from './realtime/bus.ts';
 import { depositSocketRoutes } from './realtime/deposits.ts';
+import { dropFeedRoutes } from './realtime/feed.ts';
 import { createPayments } from './payments/index.ts';
 import { tonconnectRoutes } from './routes/tonconnect.ts';
 
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       adminRoutes(typed, ctx);
       depositRoutes(typed, ctx, payments);
       depositSocketRoutes(typed, ctx);
+      dropFeedRoutes(typed, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -1,0 +1,264 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  DROP_FEED_CATCH_UP,
+  DropFeedCloseCode,
+  DropFeedQuery,
+  type DropEvent,
+  type DropMessage,
+  type DropsMessage,
+} from '../../contract/feed.ts';
+import type { App, AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
+import type { EventBus } from './bus.ts';
+import { messageText, SocketHub, type Socket } from './sockets.ts';
+
+/**
+ * The live drops feed (spec §1, §3, §7).
+ *
+ * After an opening's transaction commits, its route announces one DropEvent per copy on the bus channel
+ * 'drops' (LISTEN/NOTIFY across instances on Postgres, in-process on PGlite). Every instance forwards what
+ * the bus brings to its own feed sockets. The database stays the record: a connecting socket gets its
+ * catch-up from the openings table, so every instance (and a restarted one) answers alike, and the drop id
+ * is the opening id, so `after=<last id seen>` resumes without gaps or repeats.
+ *
+ * No gap, no repeat between the catch-up and live drops: a socket joins the fan-out before its catch-up
+ * is read; live drops arriving meanwhile wait in a small per-socket buffer, then follow the catch-up
+ * unless the catch-up already holds them; one committed just before the read but announced just after it
+ * is recognised by id and skipped.
+ *
+ * A slow client never slows the others: sends never wait, and a socket whose unsent backlog passes
+ * MAX_BUFFERED_BYTES is closed (1013, it reconnects and catches up with `after`). Heartbeat pings drop
+ * dead sockets (SocketHub).
+ */
+
+/** Bus channel of drop events; the payload is the public DropEvent itself. */
+export const DROPS_CHANNEL = 'drops';
+/** Unsent bytes a feed socket may hold before it is closed as too slow. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Live drops held for one socket while its catch-up is read; past it the oldest are let go. */
+const MAX_PENDING = 500;
+/** A closed socket that does not finish its closing handshake in this time is cut. */
+const CLOSE_GRACE_MS = 1000;
+/** Longer photo URLs are not shown (a bus message has a size limit). */
+const MAX_AVATAR_URL = 1024;
+
+/** What a drop is made from: an opening joined with its player, case and item. */
+export interface DropRow {
+  /** the opening id */
+  id: bigint;
+  created_at: Date;
+  username: string | null;
+  first_name: string;
+  photo_url: string | null;
+  case_id: string;
+  case_name: string;
+  case_image_url: string;
+  item_id: string;
+  item_name: string;
+  item_image_url: string;
+}
+
+/** The public shape of a drop: no Telegram id, no balance. */
+export function toDropEvent(row: DropRow): DropEvent {
+  const avatar =
+    row.photo_url && row.photo_url.length <= MAX_AVATAR_URL && /^https?:\/\//i.test(row.photo_url)
+      ? row.photo_url
+      : null;
+  return {
+    id: row.id.toString(),
+    timestamp: row.created_at.toISOString(),
+    user: { username: row.username ? `@${row.username}` : row.first_name, avatar },
+    case: { id: row.case_id, name: row.case_name, imageUrl: row.case_image_url, imageBase64: null },
+    item: { id: row.item_id, name: row.item_name, imageUrl: row.item_image_url },
+  };
+}
+
+/** The newest drops (at most `limit`), newest first; with `after`, only drops with a greater id. */
+export async function latestDrops(
+  db: Db,
+  after: bigint | null,
+  limit = DROP_FEED_CATCH_UP,
+): Promise<DropEvent[]> {
+  let query = db
+    .selectFrom('openings as o')
+    .innerJoin('users as u', 'u.id', 'o.user_id')
+    .innerJoin('cases as c', 'c.id', 'o.case_id')
+    .innerJoin('items as i', 'i.id', 'o.item_id')
+    .select([
+      'o.id',
+      'o.created_at',
+      'u.username',
+      'u.first_name',
+      'u.photo_url',
+      'c.id as case_id',
+      'c.name as case_name',
+      'c.image_url as case_image_url',
+      'i.id as item_id',
+      'i.name as item_name',
+      'i.image_url as item_image_url',
+    ]);
+  if (after !== null) query = query.where('o.id', '>', after);
+  const rows = await query.orderBy('o.id', 'desc').limit(limit).execute();
+  return rows.map(toDropEvent);
+}
+
+/**
+ * Announces committed openings on the bus, in order, without holding up the caller. Call it only after
+ * the opening's transaction has committed: a rolled-back opening must never be announced.
+ */
+export function announceDrops(bus: EventBus, rows: readonly DropRow[], log: FastifyBaseLogger): void {
+  if (rows.length === 0) return;
+  void (async () => {
+    for (const row of rows) {
+      try {
+        await bus.publish(DROPS_CHANNEL, toDropEvent(row));
+      } catch (err) {
+        log.warn({ err, openingId: row.id.toString() }, 'a drop was not announced');
+      }
+    }
+  })();
+}
+
+function isText(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+function isDropEvent(p: unknown): p is DropEvent {
+  if (typeof p !== 'object' || p === null) return false;
+  const e = p as { id?: unknown; timestamp?: unknown; user?: unknown; case?: unknown; item?: unknown };
+  const user = e.user as { username?: unknown; avatar?: unknown } | null | undefined;
+  const box = e.case as { id?: unknown; name?: unknown; imageUrl?: unknown } | null | undefined;
+  const item = e.item as { id?: unknown; name?: unknown; imageUrl?: unknown } | null | undefined;
+  return (
+    isText(e.id) &&
+    /^\d{1,18}$/.test(e.id) &&
+    isText(e.timestamp) &&
+    !!user &&
+    isText(user.username) &&
+    (user.avatar === null || isText(user.avatar)) &&
+    !!box &&
+    isText(box.id) &&
+    isText(box.name) &&
+    isText(box.imageUrl) &&
+    !!item &&
+    isText(item.id) &&
+    isText(item.name) &&
+    isText(item.imageUrl)
+  );
+}
+
+/** A server-side feed socket: the `ws` socket, whose unsent backlog we watch. */
+interface FeedSocket extends Socket {
+  readonly bufferedAmount: number;
+}
+
+interface Member {
+  /** live drops waiting for the catch-up to go first; null once it has gone */
+  pending: DropEvent[] | null;
+  /** ids of the catch-up batch: a live copy of one of them arriving later is not sent again */
+  sent: Set<string>;
+}
+
+const OPEN = 1;
+
+/** The feed sockets of one instance. */
+class DropFanOut {
+  private readonly members = new Map<FeedSocket, Member>();
+  private readonly hub = new SocketHub();
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  /** A live drop from the bus: serialised once, handed to every socket without waiting on any. */
+  deliver(drop: DropEvent): void {
+    let text: string | null = null;
+    for (const [socket, member] of this.members) {
+      if (member.pending) {
+        if (member.pending.length >= MAX_PENDING) member.pending.shift();
+        member.pending.push(drop);
+      } else if (!member.sent.delete(drop.id)) {
+        text ??= JSON.stringify({ type: 'drop', drop } satisfies DropMessage);
+        this.send(socket, text);
+      }
+    }
+  }
+
+  /** A new socket: joins the fan-out, then gets its catch-up, then what arrived meanwhile. */
+  join(socket: FeedSocket, after: bigint | null, catchUp: () => Promise<DropEvent[]>): void {
+    const member: Member = { pending: [], sent: new Set() };
+    this.members.set(socket, member);
+    this.hub.add('feed', socket);
+    socket.on('close', () => {
+      this.members.delete(socket);
+    });
+    socket.on('message', (data) => {
+      const text = messageText(data);
+      if (text !== null && text.length < 256 && /"type"\s*:\s*"ping"/.test(text)) {
+        this.send(socket, '{"type":"pong"}');
+      }
+    });
+
+    catchUp().then(
+      (drops) => {
+        if (this.members.get(socket) !== member) return; // gone meanwhile
+        const batch = new Set(drops.map((d) => d.id));
+        const waiting = member.pending ?? [];
+        member.pending = null;
+        member.sent = batch;
+        this.send(socket, JSON.stringify({ type: 'drops', drops } satisfies DropsMessage));
+        for (const drop of waiting) {
+          if (batch.has(drop.id) || (after !== null && BigInt(drop.id) <= after)) continue;
+          this.send(socket, JSON.stringify({ type: 'drop', drop } satisfies DropMessage));
+        }
+      },
+      (err: unknown) => {
+        this.log.error({ err }, 'drops feed: the catch-up could not be read');
+        this.drop(socket, DropFeedCloseCode.SERVER_ERROR, 'catch-up failed');
+      },
+    );
+  }
+
+  /** Sends unless the socket is closed; one too far behind is closed instead. Never waits. */
+  private send(socket: FeedSocket, text: string): void {
+    if (socket.readyState !== OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.drop(socket, DropFeedCloseCode.TOO_SLOW, 'too slow');
+      return;
+    }
+    socket.send(text);
+  }
+
+  private drop(socket: FeedSocket, code: number, reason: string): void {
+    this.members.delete(socket);
+    if (socket.readyState === OPEN) socket.close(code, reason);
+    // its backlog is ahead of the close frame: do not wait for the handshake
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
+  close(): void {
+    this.hub.close();
+    this.members.clear();
+  }
+}
+
+/**
+ * GET /ws/drops?after=<id> (WebSocket, public): {type: 'drops', drops} first (the catch-up, newest
+ * first), then {type: 'drop', drop} for each copy opened on any instance. {type: 'ping'} gets
+ * {type: 'pong'}. See contract/feed.ts.
+ */
+export function dropFeedRoutes(app: App, ctx: AppContext): void {
+  const feed = new DropFanOut(app.log);
+  const unsubscribe = ctx.bus.subscribe(DROPS_CHANNEL, (payload) => {
+    if (isDropEvent(payload)) feed.deliver(payload);
+    else app.log.warn('drops feed: an event of an unknown shape was ignored');
+  });
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    feed.close();
+  });
+
+  app.get('/ws/drops', { websocket: true, schema: { querystring: DropFeedQuery } }, (raw, request) => {
+    const { after: afterText } = request.query as DropFeedQuery;
+    const after = afterText === undefined ? null : BigInt(afterText);
+    feed.join(raw as unknown as FeedSocket, after, () => latestDrops(ctx.db, after));
+  });
+}

@@ -1,0 +1,52 @@
+import { useAtomValue } from 'jotai';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DropEvent } from '../../../contract/feed.ts';
+import { ArtImage } from '../../lib/ui/ArtImage';
+import { dropKey, feedStatusAtom, shownDropsAtom } from '../../state/feed';
+import './feed.css';
+
+/** One drop. Memoized: a new drop renders one new card, the others stay as they are. */
+const DropCard = memo(function DropCard({ drop }: { drop: DropEvent }) {
+  return (
+    <li
+      className="drop-card"
+      data-testid="drop-card"
+      data-drop-id={drop.id}
+      title={`${drop.user.username}: ${drop.item.name} (${drop.case.name})`}
+    >
+      <span className="drop-card__art">
+        <ArtImage src={drop.item.imageUrl} />
+      </span>
+      <span className="drop-card__case" aria-hidden="true">
+        <ArtImage src={drop.case.imageUrl} />
+      </span>
+      <span className="drop-card__name">{drop.item.name}</span>
+      <span className="drop-card__user">{drop.user.username}</span>
+    </li>
+  );
+});
+
+/** The strip itself (loaded lazily by DropFeed). Reads only the feed atoms. */
+export function DropStrip() {
+  const { t } = useTranslation();
+  const drops = useAtomValue(shownDropsAtom);
+  const status = useAtomValue(feedStatusAtom);
+  return (
+    <section className="drop-feed" aria-label={t('feed.title')} data-testid="drop-feed" data-status={status}>
+      <span className="drop-feed__live">
+        <span className="drop-feed__dot" aria-hidden="true" />
+        {t('feed.live')}
+      </span>
+      {drops.length > 0 ? (
+        <ol className="drop-feed__list">
+          {drops.map((drop) => (
+            <DropCard key={dropKey(drop)} drop={drop} />
+          ))}
+        </ol>
+      ) : (
+        <p className="drop-feed__empty">{t('feed.empty')}</p>
+      )}
+    </section>
+  );
+}
