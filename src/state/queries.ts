@@ -11,6 +11,14 @@ export const queryKeys = {
   balance: ['deposit', 'balance'],
   profile: ['users', 'profile'],
   cases: ['cases optimized'],
+  /** one case with its items: GET /cases/{id} */
+  caseById: (id: string) => ['case', id] as const,
+  inventory: ['inventory'],
+  /** GET /inventory/withdrawals (under 'inventory': refreshing the inventory refreshes it too) */
+  withdrawals: ['inventory', 'withdrawals'],
+  history: ['cases', 'history'],
+  /** GET /fairness: the player's seed pair */
+  fairness: ['fairness'],
 } as const;
 
 /** Balance on the header and case page refreshes every 5 s (spec §7, §9). */

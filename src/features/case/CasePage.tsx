@@ -1,46 +1,266 @@
 import { useAtomValue } from 'jotai';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { Case } from '../../../contract/cases.ts';
+import { apiErrorBody, errorStatus } from '../../api';
 import { formatTon } from '../../lib/format';
+import { hapticSelection } from '../../lib/haptics';
+import { useSoundMuted } from '../../lib/sound';
+import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import { casesAtom } from '../../state/queries';
+import { caseAtom } from '../../state/cases';
+import { balanceAtom, meAtom } from '../../state/queries';
+import { DropFeed } from '../feed/DropFeed';
+import { CaseItems } from './CaseItems';
+import { COUNTS, canAfford, rouletteItems, totalPrice, type OpenCount } from './model';
+import { RouletteStage } from './RouletteStage';
+import { useCaseOpening } from './useCaseOpening';
+import { WinScreen } from './WinScreen';
+import './case.css';
 
-/** A case and its items; the opening controls and roulette come with the case-opening issue. */
-export function CasePage() {
+/** Where the deposit button leads (the profile with the deposit sheet open). */
+const DEPOSIT_PATH = '/deposit';
+
+function SoundToggle() {
   const { t } = useTranslation();
-  const { id } = useParams();
-  const { data: cases, isPending } = useAtomValue(casesAtom);
-  const found = cases?.find((c) => c.id === id);
+  const [muted, setMuted] = useSoundMuted();
+  return (
+    <button
+      type="button"
+      className="case-sound"
+      aria-pressed={muted}
+      aria-label={muted ? t('case.soundOff') : t('case.soundOn')}
+      data-testid="sound-toggle"
+      onClick={() => setMuted(!muted)}
+    >
+      <svg width="20" height="20" viewBox="0 0 24 24" fill="none" aria-hidden="true" focusable="false">
+        <path d="M4 9.5h3.5L12 5.5v13l-4.5-4H4z" fill="currentColor" />
+        {muted ? (
+          <path d="m16 9.5 5 5m0-5-5 5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        ) : (
+          <path
+            d="M15.5 9a4 4 0 0 1 0 6M18 6.5a7.5 7.5 0 0 1 0 11"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+          />
+        )}
+      </svg>
+    </button>
+  );
+}
 
-  if (!found && !isPending) {
+function BoltIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d="M13.5 2 4 14h7l-1.5 8L20 10h-7z" fill="currentColor" />
+    </svg>
+  );
+}
+
+function CaseOpenScreen({ box }: { box: Case }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: balance } = useAtomValue(balanceAtom);
+  const { data: me } = useAtomValue(meAtom);
+  const shownBalance = balance ?? me?.balance;
+  const [count, setCount] = useState<OpenCount>(1);
+  const opening = useCaseOpening(box.id, t('case.openError'));
+  const { phase, mode, results, reels, closing } = opening.state;
+  const pieces = useMemo(() => rouletteItems(box.items), [box.items]);
+
+  const busy = phase !== 'idle';
+  const hasItems = box.items.length > 0;
+  const total = totalPrice(box.price, count);
+  const affordable = canAfford(shownBalance, box.price, count);
+  const showStage = mode === 'normal' && (phase === 'opening' || phase === 'spinning');
+
+  return (
+    <section className="screen case-page" data-testid="case-page" data-phase={phase} aria-busy={busy}>
+      <div className="case-hero" data-stage={showStage || undefined}>
+        {showStage ? (
+          <RouletteStage reels={reels} count={opening.state.count} onDone={opening.spinDone} />
+        ) : (
+          <div className="case-hero__art">
+            <span className="case-hero__halo" aria-hidden="true" />
+            <ArtImage src={box.imageUrl} />
+          </div>
+        )}
+      </div>
+
+      <div className="case-head">
+        <h1 className="screen__title case-head__name" data-testid="case-name">
+          {box.name}
+        </h1>
+        <span className="case-head__price" data-testid="case-price">
+          <TonIcon size={16} />
+          {formatTon(box.price, 2)}
+        </span>
+        <SoundToggle />
+      </div>
+      {box.description && <p className="case-head__description">{box.description}</p>}
+
+      <div className="case-controls">
+        <div className="case-count" role="group" aria-label={t('case.countLabel')}>
+          {COUNTS.map((n) => (
+            <button
+              key={n}
+              type="button"
+              className="case-count__option"
+              aria-pressed={count === n}
+              data-testid={`count-x${n}`}
+              disabled={busy}
+              onClick={() => {
+                if (n === count) return;
+                hapticSelection();
+                setCount(n);
+              }}
+            >
+              {t('case.count', { count: n })}
+            </button>
+          ))}
+        </div>
+
+        {!box.isActive ? (
+          <p className="case-notice" data-testid="case-unavailable">
+            {t('case.unavailable')}
+          </p>
+        ) : shownBalance === undefined ? (
+          <div className="case-actions" aria-hidden="true">
+            <span className="skeleton case-actions__skeleton" />
+          </div>
+        ) : affordable || busy ? (
+          <div className="case-actions">
+            <button
+              type="button"
+              className="open-button"
+              data-testid="open-button"
+              disabled={busy || !hasItems}
+              onClick={() => opening.open(count, pieces)}
+            >
+              <span className="open-button__label">
+                {busy && mode === 'normal'
+                  ? phase === 'spinning'
+                    ? t('case.spinning')
+                    : t('case.opening')
+                  : t('case.open')}
+              </span>
+              <span className="open-button__price">
+                <TonIcon size={16} />
+                {formatTon(total, 2)}
+              </span>
+            </button>
+            <button
+              type="button"
+              className="quick-button"
+              data-testid="quick-open-button"
+              disabled={busy || !hasItems}
+              onClick={() => opening.quickOpen(count)}
+            >
+              <BoltIcon />
+              <span>{busy && mode === 'quick' ? t('case.opening') : t('case.quickOpen')}</span>
+            </button>
+          </div>
+        ) : (
+          <div className="not-enough" data-testid="not-enough-funds" role="status">
+            <div className="not-enough__text">
+              <strong>{t('case.notEnough')}</strong>
+              <span>{t('case.notEnoughText', { amount: formatTon(total, 2) })}</span>
+            </div>
+            <button
+              type="button"
+              className="button"
+              data-testid="deposit-button"
+              onClick={() => void navigate(DEPOSIT_PATH)}
+            >
+              {t('case.deposit')}
+            </button>
+          </div>
+        )}
+      </div>
+
+      <DropFeed />
+      <CaseItems items={box.items} />
+
+      {phase === 'finished' && <WinScreen results={results} closing={closing} onKeep={opening.keep} />}
+    </section>
+  );
+}
+
+function CaseMessage({ title, testId, children }: { title: string; testId: string; children?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <section className="screen case-message" data-testid={testId}>
+      {children}
+      <h1 className="screen__title">{title}</h1>
+      <Link to="/" className="button button--ghost">
+        {t('case.toCases')}
+      </Link>
+    </section>
+  );
+}
+
+function CaseSkeleton() {
+  return (
+    <section className="screen case-page" aria-busy="true" data-testid="case-loading">
+      <div className="case-hero">
+        <span className="skeleton case-hero__skeleton" />
+      </div>
+      <span className="skeleton case-skeleton__title" />
+      <span className="skeleton case-actions__skeleton" />
+    </section>
+  );
+}
+
+function CaseView({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const query = useAtomValue(useMemo(() => caseAtom(id), [id]));
+  const box = query.data;
+
+  if (!box) {
+    if (query.isPending) return <CaseSkeleton />;
+    const status = errorStatus(query.error);
+    if (status === 404 || apiErrorBody(query.error)?.code === 'CASE_NOT_FOUND') {
+      return (
+        <CaseMessage title={t('case.notFound')} testId="case-not-found">
+          <span className="case-message__art">
+            <ArtImage src={null} />
+          </span>
+        </CaseMessage>
+      );
+    }
     return (
-      <section className="screen" data-testid="case-not-found">
-        <h1 className="screen__title">{t('case.notFound')}</h1>
-        <Link to="/" className="button button--ghost">
-          {t('case.toCases')}
-        </Link>
+      <section className="screen case-message" data-testid="case-error">
+        <h1 className="screen__title">{t('case.loadError')}</h1>
+        <button
+          type="button"
+          className="button"
+          disabled={query.isFetching}
+          onClick={() => void query.refetch()}
+        >
+          {t('case.retry')}
+        </button>
       </section>
     );
   }
 
-  return (
-    <section className="screen" data-testid="case-page">
-      <h1 className="screen__title">{found?.name ?? t('case.title')}</h1>
-      {found && (
-        <span className="case-card__price case-page__price">
-          <TonIcon size={14} />
-          {formatTon(found.price, 2)}
+  // A locked case cannot be entered (spec §5).
+  if (box.isLocked) {
+    return (
+      <CaseMessage title={t('case.locked')} testId="case-locked">
+        <span className="case-message__art">
+          <ArtImage src={box.imageUrl} />
         </span>
-      )}
-      {!found || found.items.length === 0 ? (
-        <p>{t('case.itemsLoading')}</p>
-      ) : (
-        <ul>
-          {found.items.map((entry) => (
-            <li key={entry.id}>{entry.item.name}</li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
+      </CaseMessage>
+    );
+  }
+
+  return <CaseOpenScreen key={box.id} box={box} />;
+}
+
+/** /case/{id}: the case, its items and odds, the opening controls, the roulette and the win screen. */
+export function CasePage() {
+  const { id = '' } = useParams();
+  return <CaseView key={id} id={id} />;
 }

@@ -1,11 +1,14 @@
-import { useAtomValue } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Case } from '../../../contract/cases.ts';
 import { formatTon } from '../../lib/format';
+import { hapticSelection } from '../../lib/haptics';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { casesAtom } from '../../state/queries';
+import { DropFeed } from '../feed/DropFeed';
+import { CASE_TABS, caseTabAtom, casesOfTab } from './tabs';
 import './cases.css';
 
 const SKELETON_COUNT = 6;
@@ -25,10 +28,69 @@ function CaseCardBody({ item }: { item: Case }) {
   );
 }
 
-/** The first screen: the case catalogue. */
+function CaseCard({ item }: { item: Case }) {
+  const { t } = useTranslation();
+  // A locked case cannot be entered (spec §5); an inactive one cannot be opened right now.
+  const blocked = item.isLocked ? t('cases.locked') : !item.isActive ? t('cases.unavailable') : null;
+  if (blocked) {
+    return (
+      <div
+        className="case-card case-card--locked"
+        aria-disabled="true"
+        data-testid="case-card"
+        data-case-id={item.id}
+        data-locked={item.isLocked || undefined}
+      >
+        <CaseCardBody item={item} />
+        <span className="case-card__lock" data-testid="case-locked">
+          {item.isLocked && <LockIcon />}
+          {blocked}
+        </span>
+      </div>
+    );
+  }
+  return (
+    <Link
+      to={`/case/${encodeURIComponent(item.id)}`}
+      className="case-card"
+      data-testid="case-card"
+      data-case-id={item.id}
+    >
+      <CaseCardBody item={item} />
+    </Link>
+  );
+}
+
+function LockIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 24 24" fill="none" aria-hidden="true" focusable="false">
+      <rect x="5" y="10.5" width="14" height="10" rx="2.5" fill="currentColor" />
+      <path d="M8 10.5V8a4 4 0 0 1 8 0v2.5" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function PromoBanner() {
+  const { t } = useTranslation();
+  return (
+    <aside className="promo" data-testid="promo-banner" aria-label={t('cases.promo.label')}>
+      <span className="promo__glow" aria-hidden="true" />
+      <div className="promo__text">
+        <span className="promo__label">{t('cases.promo.label')}</span>
+        <span className="promo__code">{t('cases.promo.code')}</span>
+        <span className="promo__hint">{t('cases.promo.text')}</span>
+      </div>
+      <span className="promo__bonus">{t('cases.promo.bonus')}</span>
+    </aside>
+  );
+}
+
+/** The first screen: the case catalogue, in five tabs that each show a slice of it. */
 export function CaseListPage() {
   const { t } = useTranslation();
   const { data: cases, isPending, isFetching, refetch } = useAtomValue(casesAtom);
+  const [tab, setTab] = useAtom(caseTabAtom);
+  const shown = cases ? casesOfTab(cases, tab) : [];
 
   return (
     <section className="screen" aria-labelledby="cases-title">
@@ -36,38 +98,57 @@ export function CaseListPage() {
         {t('cases.title')}
       </h1>
 
-      {isPending ? (
-        <div className="case-grid" aria-busy="true">
-          {Array.from({ length: SKELETON_COUNT }, (_, i) => (
-            <div key={i} className="case-card case-card--skeleton skeleton" data-testid="case-skeleton" />
-          ))}
-        </div>
-      ) : cases && cases.length > 0 ? (
-        <ul className="case-grid" data-testid="case-list">
-          {cases.map((item) => (
-            <li key={item.id}>
-              {item.isLocked ? (
-                <div className="case-card case-card--locked" aria-disabled="true" title={t('cases.locked')}>
-                  <CaseCardBody item={item} />
-                  <span className="case-card__lock">{t('cases.locked')}</span>
-                </div>
-              ) : (
-                <Link to={`/case/${encodeURIComponent(item.id)}`} className="case-card">
-                  <CaseCardBody item={item} />
-                </Link>
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <div className="cases-empty" data-testid="cases-empty">
-          <h2 className="cases-empty__title">{t('cases.emptyTitle')}</h2>
-          <p className="cases-empty__text">{t('cases.emptyText')}</p>
-          <button type="button" className="button" disabled={isFetching} onClick={() => void refetch()}>
-            {t('cases.refresh')}
+      <PromoBanner />
+      <DropFeed />
+
+      <div className="case-tabs" role="tablist" aria-label={t('cases.tabsLabel')}>
+        {CASE_TABS.map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`case-tab-${id}`}
+            className="case-tabs__tab"
+            aria-selected={tab === id}
+            aria-controls="case-tabpanel"
+            data-testid={`case-tab-${id}`}
+            onClick={(event) => {
+              event.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'smooth' });
+              if (id === tab) return;
+              hapticSelection();
+              setTab(id);
+            }}
+          >
+            {t(`cases.tabs.${id}`)}
           </button>
-        </div>
-      )}
+        ))}
+      </div>
+
+      <div id="case-tabpanel" role="tabpanel" aria-labelledby={`case-tab-${tab}`}>
+        {isPending ? (
+          <div className="case-grid" aria-busy="true">
+            {Array.from({ length: SKELETON_COUNT }, (_, i) => (
+              <div key={i} className="case-card case-card--skeleton skeleton" data-testid="case-skeleton" />
+            ))}
+          </div>
+        ) : shown.length > 0 ? (
+          <ul className="case-grid" data-testid="case-list" key={tab}>
+            {shown.map((item, index) => (
+              <li key={item.id} className="case-grid__cell" style={{ animationDelay: `${index * 40}ms` }}>
+                <CaseCard item={item} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <div className="cases-empty" data-testid="cases-empty">
+            <h2 className="cases-empty__title">{t('cases.emptyTitle')}</h2>
+            <p className="cases-empty__text">{t('cases.emptyText')}</p>
+            <button type="button" className="button" disabled={isFetching} onClick={() => void refetch()}>
+              {t('cases.refresh')}
+            </button>
+          </div>
+        )}
+      </div>
     </section>
   );
 }

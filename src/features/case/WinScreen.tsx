@@ -1,0 +1,130 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { OpenResult } from '../../../contract/cases.ts';
+import { apiErrorBody } from '../../api';
+import { formatTon } from '../../lib/format';
+import { ArtImage } from '../../lib/ui/ArtImage';
+import { TonIcon } from '../../lib/ui/TonIcon';
+import { sellItem } from '../../state/cases';
+
+type SaleState =
+  { status: 'idle' } | { status: 'pending' } | { status: 'sold' } | { status: 'failed'; message: string };
+
+interface WinScreenProps {
+  results: readonly OpenResult[];
+  /** fading out after 'Keep it' */
+  closing: boolean;
+  onKeep: () => void;
+}
+
+/** The won items (price with 1 decimal, spec §9), each sellable, and 'Keep it' to close (spec §2, §4). */
+export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
+  const { t } = useTranslation();
+  const [sales, setSales] = useState<Record<string, SaleState>>({});
+  const keepRef = useRef<HTMLButtonElement>(null);
+  const total = results.reduce((sum, r) => sum + r.item.price, 0);
+  const allSold = results.length > 0 && results.every((r) => sales[r.openingId]?.status === 'sold');
+
+  useEffect(() => keepRef.current?.focus(), []);
+
+  // everything sold: nothing left to keep
+  useEffect(() => {
+    if (allSold) onKeep();
+  }, [allSold, onKeep]);
+
+  async function sell(result: OpenResult) {
+    setSales((s) => ({ ...s, [result.openingId]: { status: 'pending' } }));
+    try {
+      await sellItem(result.item.id, 1);
+      setSales((s) => ({ ...s, [result.openingId]: { status: 'sold' } }));
+    } catch (error) {
+      const message = apiErrorBody(error)?.message || t('case.win.sellError');
+      setSales((s) => ({ ...s, [result.openingId]: { status: 'failed', message } }));
+    }
+  }
+
+  const many = results.length > 1;
+  return (
+    <div className="win" data-closing={closing || undefined} data-testid="win-screen">
+      <div className="win__backdrop" aria-hidden="true" />
+      <div
+        className="win__panel"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="win-title"
+        data-count={results.length}
+      >
+        <span className="win__rays" aria-hidden="true" />
+        <h2 id="win-title" className="win__title">
+          {many ? t('case.win.titleMany', { count: results.length }) : t('case.win.title')}
+        </h2>
+        <ul className="win__items">
+          {results.map((result, index) => {
+            const sale = sales[result.openingId] ?? { status: 'idle' };
+            return (
+              <li
+                key={result.openingId}
+                className="win-item"
+                data-rarity={result.item.rarity}
+                data-sold={sale.status === 'sold' || undefined}
+                data-testid="win-item"
+                data-item-id={result.item.id}
+                style={{ animationDelay: `${index * 90}ms` }}
+              >
+                <span className="win-item__art">
+                  <ArtImage src={result.item.imageUrl} />
+                </span>
+                <span className="win-item__name">{result.item.name}</span>
+                <span className="win-item__price" data-testid="win-item-price">
+                  <TonIcon size={14} />
+                  {formatTon(result.item.price, 1)}
+                </span>
+                {sale.status === 'sold' ? (
+                  <span className="win-item__sold">{t('case.win.sold')}</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="win-item__sell"
+                    data-testid="sell-button"
+                    disabled={sale.status === 'pending' || closing}
+                    onClick={() => void sell(result)}
+                  >
+                    {sale.status === 'pending'
+                      ? t('case.win.selling')
+                      : many
+                        ? t('case.win.sell')
+                        : t('case.win.sellFor', { price: formatTon(result.item.price, 1) })}
+                  </button>
+                )}
+                {sale.status === 'failed' && (
+                  <span className="win-item__error" role="alert" data-testid="sell-error">
+                    {sale.message}
+                  </span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        {many && (
+          <p className="win__total">
+            {t('case.win.total')}
+            <span className="win__total-value">
+              <TonIcon size={16} />
+              {formatTon(total, 1)}
+            </span>
+          </p>
+        )}
+        <button
+          ref={keepRef}
+          type="button"
+          className="button win__keep"
+          data-testid="keep-button"
+          disabled={closing}
+          onClick={onKeep}
+        >
+          {t('case.win.keep')}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { OpenResult } from '../../../contract/cases.ts';
+import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
+import { apiErrorBody } from '../../api';
+import { hapticImpact, hapticNotification, lockVerticalSwipes } from '../../lib/haptics';
+import { playSound, preloadSounds } from '../../lib/sound';
+import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
+import { buildReels } from './model';
+
+/**
+ * Case opening (spec §4): idle → opening (the request is out; controls are busy) → spinning (the roulette,
+ * normal open only) → finished (the win screen). 'Keep it' fades the win screen out and goes back to idle.
+ */
+export type OpeningPhase = 'idle' | 'opening' | 'spinning' | 'finished';
+export type OpeningMode = 'normal' | 'quick';
+
+export interface OpeningState {
+  phase: OpeningPhase;
+  mode: OpeningMode;
+  /** copies asked for */
+  count: number;
+  /** what the server dropped, one per copy opened */
+  results: OpenResult[];
+  /** one reel per result (normal open) */
+  reels: RouletteReel[];
+  /** the win screen is fading out */
+  closing: boolean;
+}
+
+const IDLE: OpeningState = {
+  phase: 'idle',
+  mode: 'normal',
+  count: 1,
+  results: [],
+  reels: [],
+  closing: false,
+};
+
+/** How long 'Keep it' takes to fade the win screen out before going back to idle, ms (spec §4: ~0.3 s). */
+export const KEEP_FADE_MS = 300;
+/** A short pause between the reels landing and the win screen, so the landing can be seen, ms. */
+export const WIN_PAUSE_MS = 450;
+
+/** The message an open failure shows: the server's, or the translated 'Error opening case' (spec §8). */
+export function openErrorMessage(error: unknown, fallback: string): string {
+  return apiErrorBody(error)?.message || fallback;
+}
+
+export interface CaseOpening {
+  state: OpeningState;
+  /** Pays for `count` copies and plays the roulette (one request: POST /cases/open-multiple). */
+  open(count: number, pieces: readonly RouletteItem[]): void;
+  /** Pays for `count` copies one POST /cases/open after the other and shows the win screen. */
+  quickOpen(count: number): void;
+  /** The roulette has landed every reel. */
+  spinDone(): void;
+  /** 'Keep it': fade out, then idle. */
+  keep(): void;
+}
+
+/**
+ * The opening state machine of one case page. `errorText` is shown (with `alert`, spec §8) when a failed
+ * open carries no message of its own.
+ */
+export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
+  const [state, setState] = useState<OpeningState>(IDLE);
+  // a second tap while a request is out must not pay twice
+  const busy = useRef(false);
+  // the current spin has already been told it ended (the roulette and the watchdog may both say so)
+  const spinEnded = useRef(false);
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+
+  const later = useCallback((fn: () => void, ms: number) => {
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      fn();
+    }, ms);
+    timers.current.add(timer);
+  }, []);
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
+
+  const reset = useCallback(() => {
+    busy.current = false;
+    setState(IDLE);
+  }, []);
+
+  const fail = useCallback(
+    (error: unknown) => {
+      console.error('Case opening failed', error);
+      hapticNotification('error');
+      window.alert(openErrorMessage(error, errorText));
+    },
+    [errorText],
+  );
+
+  const win = useCallback(() => {
+    playSound('win');
+    hapticNotification('success');
+  }, []);
+
+  const open = useCallback(
+    (count: number, pieces: readonly RouletteItem[]) => {
+      if (busy.current) return;
+      busy.current = true;
+      spinEnded.current = false;
+      hapticImpact('medium');
+      preloadSounds(); // inside the tap, so the audio context may start
+      setState({ ...IDLE, phase: 'opening', mode: 'normal', count });
+      void (async () => {
+        try {
+          const answer = await openCaseCopies(caseId, count);
+          void applyBalance(answer.balance);
+          setState((s) => ({
+            ...s,
+            phase: 'spinning',
+            results: answer.results,
+            reels: buildReels(pieces, answer.results),
+          }));
+        } catch (error) {
+          fail(error);
+          reset();
+        }
+      })();
+    },
+    [caseId, fail, reset],
+  );
+
+  const quickOpen = useCallback(
+    (count: number) => {
+      if (busy.current) return;
+      busy.current = true;
+      hapticImpact('medium');
+      preloadSounds(); // inside the tap, so the audio context may start
+      setState({ ...IDLE, phase: 'opening', mode: 'quick', count });
+      void (async () => {
+        const results: OpenResult[] = [];
+        try {
+          // one request per copy, each after the previous one answered (spec §7)
+          for (let i = 0; i < count; i++) {
+            const answer = await openCaseOnce(caseId);
+            results.push(...answer.results);
+            void applyBalance(answer.balance);
+          }
+        } catch (error) {
+          fail(error);
+        }
+        if (results.length === 0) {
+          reset();
+          return;
+        }
+        // what was paid for before a failure is won all the same: show it
+        setState((s) => ({ ...s, phase: 'finished', results }));
+        win();
+      })();
+    },
+    [caseId, fail, reset, win],
+  );
+
+  const spinDone = useCallback(() => {
+    if (spinEnded.current) return;
+    spinEnded.current = true;
+    later(() => {
+      setState((s) => (s.phase === 'spinning' ? { ...s, phase: 'finished' } : s));
+      win();
+    }, WIN_PAUSE_MS);
+  }, [later, win]);
+
+  const keep = useCallback(() => {
+    setState((s) => (s.phase === 'finished' ? { ...s, closing: true } : s));
+    later(reset, KEEP_FADE_MS);
+  }, [later, reset]);
+
+  // no swipe-to-minimize while the reels spin
+  const spinning = state.phase === 'spinning';
+  useEffect(() => (spinning ? lockVerticalSwipes() : undefined), [spinning]);
+
+  return { state, open, quickOpen, spinDone, keep };
+}

@@ -1,0 +1,101 @@
+import { Howl, Howler } from 'howler';
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The app's sounds: one shared howler module for every screen that plays them (roulette ticks, wins).
+ * Import it only from lazily loaded screens: howler stays off the first screen.
+ *
+ * Sounds load on first use. The mute choice is kept in localStorage under `sound` ('on' or 'off').
+ */
+
+/** Local storage key of the mute choice. */
+export const SOUND_KEY = 'sound';
+
+/** The shortest gap between two ticks, ms: a fast reel crosses many cards a second, the ear needs fewer. */
+export const TICK_MIN_GAP_MS = 55;
+
+export type SoundName = 'tick' | 'win';
+
+const SOURCES: Record<SoundName, { src: string[]; volume: number }> = {
+  tick: { src: ['/assets/sounds/tick.wav'], volume: 0.35 },
+  win: { src: ['/assets/sounds/win.wav'], volume: 0.7 },
+};
+
+function readMuted(): boolean {
+  try {
+    return localStorage.getItem(SOUND_KEY) === 'off';
+  } catch {
+    return false;
+  }
+}
+
+// Checked before every play; Howler itself is told only on a change (a tap), so merely importing this
+// module creates no audio context before the player has touched anything.
+let muted = readMuted();
+
+const listeners = new Set<() => void>();
+const howls = new Map<SoundName, Howl>();
+let lastTickAt = -Infinity;
+
+function howl(name: SoundName): Howl {
+  let sound = howls.get(name);
+  if (!sound) {
+    const { src, volume } = SOURCES[name];
+    sound = new Howl({ src, volume, preload: true });
+    howls.set(name, sound);
+  }
+  return sound;
+}
+
+/** Loads the sounds ahead of their first use (e.g. when a screen that plays them opens). */
+export function preloadSounds(): void {
+  for (const name of Object.keys(SOURCES) as SoundName[]) howl(name);
+}
+
+/** Plays a sound once, unless muted. */
+export function playSound(name: SoundName): void {
+  if (muted) return;
+  try {
+    howl(name).play();
+  } catch {
+    // no audio on this device: stay silent
+  }
+}
+
+/**
+ * The roulette tick, at most once every TICK_MIN_GAP_MS whatever the number of reels or their speed, so a
+ * fast reel never stacks hundreds of overlapping sounds. Returns whether it played.
+ */
+export function playTick(now: number = performance.now()): boolean {
+  if (muted || now - lastTickAt < TICK_MIN_GAP_MS) return false;
+  lastTickAt = now;
+  playSound('tick');
+  return true;
+}
+
+export function isMuted(): boolean {
+  return muted;
+}
+
+/** Mutes or unmutes every sound and remembers the choice. */
+export function setMuted(value: boolean): void {
+  if (value === muted) return;
+  muted = value;
+  Howler.mute(value);
+  try {
+    localStorage.setItem(SOUND_KEY, value ? 'off' : 'on');
+  } catch {
+    // remembered for this session only
+  }
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The mute state for React, with a setter; every screen using it stays in step. */
+export function useSoundMuted(): [boolean, (muted: boolean) => void] {
+  return [useSyncExternalStore(subscribe, isMuted, isMuted), setMuted];
+}

@@ -1,0 +1,91 @@
+import type { Atom } from 'jotai';
+import { atomWithQuery, queryClientAtom, type AtomWithQueryResult } from 'jotai-tanstack-query';
+import type {
+  Case,
+  CaseResponse,
+  OpenCaseResponse,
+  OpenMultipleResponse,
+  OpenResult,
+} from '../../contract/cases.ts';
+import { api } from '../api';
+import { queryKeys } from './queries';
+import { queryClient } from './store';
+
+/** A case query atom: the case, or an error (404 with code CASE_NOT_FOUND for an unknown id). */
+export type CaseQueryAtom = Atom<AtomWithQueryResult<Case, Error>>;
+
+const caseAtoms = new Map<string, CaseQueryAtom>();
+
+/**
+ * GET /cases/{id} → the case with its items, one query atom per id (created once, then reused). While it
+ * loads, the case from the cached list (if any) stands in, so a case opened from the list shows at once.
+ */
+export function caseAtom(id: string): CaseQueryAtom {
+  let found = caseAtoms.get(id);
+  if (!found) {
+    found = atomWithQuery((get) => ({
+      queryKey: queryKeys.caseById(id),
+      queryFn: async (): Promise<Case> =>
+        (await api.request<CaseResponse>(`/cases/${encodeURIComponent(id)}`)).case,
+      placeholderData: () =>
+        get(queryClientAtom)
+          .getQueryData<Case[]>(queryKeys.cases)
+          ?.find((c) => c.id === id),
+    }));
+    caseAtoms.set(id, found);
+  }
+  return found;
+}
+
+/** What an opening answered: one result per copy, and the balance after the debit. */
+export interface OpeningAnswer {
+  results: OpenResult[];
+  balance: number;
+}
+
+/** POST /cases/open-multiple {caseId, amount}: `amount` copies (1 to 3) in one request and one debit. */
+export async function openCaseCopies(caseId: string, amount: number): Promise<OpeningAnswer> {
+  const answer = await api.request<OpenMultipleResponse>('/cases/open-multiple', {
+    method: 'POST',
+    body: { caseId, amount },
+  });
+  return { results: answer.results, balance: answer.balance };
+}
+
+/** POST /cases/open {caseId}: one copy. */
+export async function openCaseOnce(caseId: string): Promise<OpeningAnswer> {
+  const { openingId, item, proof, balance } = await api.request<OpenCaseResponse>('/cases/open', {
+    method: 'POST',
+    body: { caseId },
+  });
+  return { results: [{ openingId, item, proof }], balance };
+}
+
+/**
+ * After a balance change the server answered with: show the new balance at once (a poll in flight must
+ * not overwrite it with an older value) and refresh what depends on it.
+ */
+export async function applyBalance(balance: number | undefined): Promise<void> {
+  if (typeof balance === 'number' && Number.isFinite(balance)) {
+    await queryClient.cancelQueries({ queryKey: queryKeys.balance });
+    queryClient.setQueryData(queryKeys.balance, balance);
+  } else {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
+  }
+  void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.inventory });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.history });
+}
+
+/** POST /inventory/sell {itemId, quantity}: sells won items back; the balance follows. */
+export async function sellItem(itemId: string, quantity = 1): Promise<void> {
+  const answer = await api.request<unknown>('/inventory/sell', {
+    method: 'POST',
+    body: { itemId, quantity },
+  });
+  const balance =
+    typeof answer === 'object' && answer !== null && 'balance' in answer
+      ? (answer as { balance: unknown }).balance
+      : undefined;
+  await applyBalance(typeof balance === 'number' ? balance : undefined);
+}
