@@ -30,6 +30,8 @@ const walk = (key: string) => {
   for (const i of manifest[key]?.imports ?? []) walk(i);
 };
 walk(entryKey);
+// the default language's texts load as a chunk of their own before the first render: they count too
+if (manifest['src/i18n/ru.json']) walk('src/i18n/ru.json');
 
 const js = Object.entries(manifest).filter(([, c]) => c.file.endsWith('.js'));
 const firstFiles = [...firstScreen].map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js'));

@@ -4,11 +4,18 @@ import './app/styles.css';
 import './lib/ui/ui.css';
 import { App } from './app/App';
 import { bootstrap } from './app/bootstrap';
+import { i18nReady } from './i18n';
 
 const container = document.getElementById('root') ?? document.body.appendChild(document.createElement('div'));
 
-createRoot(container).render(
-  <StrictMode>
-    <App launch={bootstrap()} />
-  </StrictMode>,
-);
+const launch = bootstrap();
+// the texts of the language in use arrive as a small chunk of their own; render once they are in place
+void i18nReady
+  .catch((error: unknown) => console.error('Loading the interface language failed', error))
+  .then(() =>
+    createRoot(container).render(
+      <StrictMode>
+        <App launch={launch} />
+      </StrictMode>,
+    ),
+  );

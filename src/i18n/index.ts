@@ -1,7 +1,5 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
-import ru from './ru.json';
 
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -24,10 +22,27 @@ function storedLanguage(): Language {
   }
 }
 
+/**
+ * Each language is its own lazily loaded chunk: the first screen fetches only the language in use
+ * (the fallback follows in the background), instead of shipping both inside the entry script.
+ */
+const bundles: Record<Language, () => Promise<{ default: Record<string, unknown> }>> = {
+  ru: () => import('./ru.json'),
+  en: () => import('./en.json'),
+};
+
 export const i18n = i18next.createInstance();
 
+/** Loads a language's texts once; resolves when they are in place. */
+export async function loadLanguage(language: Language): Promise<void> {
+  if (i18n.hasResourceBundle(language, 'translation')) return;
+  const texts = (await bundles[language]()).default;
+  i18n.addResourceBundle(language, 'translation', texts, true, true);
+}
+
 void i18n.use(initReactI18next).init({
-  resources: { ru: { translation: ru }, en: { translation: en } },
+  resources: {},
+  partialBundledLanguages: true,
   lng: storedLanguage(),
   fallbackLng: FALLBACK_LANGUAGE,
   supportedLngs: [...LANGUAGES],
@@ -35,6 +50,14 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
   showSupportNotice: false,
   returnNull: false,
+});
+
+/** Resolves once the stored (or default) language is loaded: the app renders after it. */
+export const i18nReady: Promise<void> = loadLanguage(storedLanguage()).then(() => {
+  // the fallback is only consulted for a missing key; fetch it without holding up the first screen
+  void loadLanguage(FALLBACK_LANGUAGE).catch(() => undefined);
+  // re-render with the texts now in place
+  void i18n.changeLanguage(i18n.language);
 });
 
 function syncDocumentLanguage(lng: string): void {
@@ -55,5 +78,6 @@ export async function setLanguage(language: Language): Promise<void> {
   } catch {
     // not remembered across reloads, still switched
   }
+  await loadLanguage(language);
   await i18n.changeLanguage(language);
 }

@@ -10,6 +10,8 @@ const DIST = join(process.cwd(), 'dist');
 const MANIFEST = join(DIST, '.vite', 'manifest.json');
 const ENTRY = 'index.html';
 const BUDGET_BYTES = 150 * 1024;
+/** The texts of the default language load as their own chunk before the first render: they count too. */
+const FIRST_SCREEN_LAZY = ['src/i18n/ru.json'];
 
 /** Text found in PixiJS or TON Connect bundles, surviving minification. */
 const FORBIDDEN: { library: string; marker: RegExp }[] = [
@@ -36,8 +38,11 @@ function readManifest(): Record<string, ManifestChunk> {
   return JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
 }
 
-/** Files of the entry and everything it imports statically (not dynamicImports). */
-function staticGraph(manifest: Record<string, ManifestChunk>): string[] {
+/**
+ * Files of the entry and everything it imports statically (not dynamicImports), plus the chunks the
+ * first render waits for (the default language's texts) with their own static imports.
+ */
+function firstScreenGraph(manifest: Record<string, ManifestChunk>): string[] {
   const seen = new Set<string>();
   const files: string[] = [];
   const visit = (key: string) => {
@@ -49,13 +54,14 @@ function staticGraph(manifest: Record<string, ManifestChunk>): string[] {
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   visit(ENTRY);
+  for (const key of FIRST_SCREEN_LAZY) visit(key);
   return files;
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 test('the first screen JavaScript stays under 150 KB gzip', () => {
-  const files = staticGraph(readManifest());
+  const files = firstScreenGraph(readManifest());
   const sizes = files.map((file) => ({ file, gzip: gzipSync(readFileSync(join(DIST, file))).length }));
   const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
   const table = sizes
@@ -73,7 +79,7 @@ test('the first screen JavaScript stays under 150 KB gzip', () => {
 
 test('no PixiJS or TON Connect code in the first screen', () => {
   const found: string[] = [];
-  for (const file of staticGraph(readManifest())) {
+  for (const file of firstScreenGraph(readManifest())) {
     const text = readFileSync(join(DIST, file), 'utf8');
     for (const { library, marker } of FORBIDDEN) {
       if (marker.test(text)) found.push(`${file}: ${library} (${marker})`);
