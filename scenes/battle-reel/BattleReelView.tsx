@@ -3,6 +3,7 @@ import { Container, Graphics, Sprite, type Texture } from 'pixi.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { animate } from '../shared/animate.ts';
 import { systemClock, type SceneClock } from '../shared/clock.ts';
+import { drawReelMarker, SpritePool } from '../shared/reel.tsx';
 import { useFrameDemand } from '../shared/ticker.ts';
 import { resolveConfig, type BattleReelConfig } from './config.ts';
 import { battleMotion, crossings, motion, wrapIndex } from './motion.ts';
@@ -176,33 +177,14 @@ export function BattleReelView(props: BattleReelViewProps) {
   ]);
 
   const drawMarker = useCallback(
-    (g: Graphics) => {
-      const x = width / 2;
-      const w = config.markerWidth;
-      g.clear()
-        .rect(x - w / 2, 0, w, height)
-        .fill(config.markerColor)
-        .poly([x - 3 * w, 0, x + 3 * w, 0, x, 3 * w])
-        .fill(config.markerColor)
-        .poly([x - 3 * w, height, x + 3 * w, height, x, height - 3 * w])
-        .fill(config.markerColor);
-    },
+    (g: Graphics) => drawReelMarker(g, width / 2, config.markerWidth, height, config.markerColor),
     [width, height, config.markerWidth, config.markerColor],
   );
   useEffect(() => demand.invalidate(), [demand, drawMarker]);
 
   return (
     <pixiContainer>
-      <pixiContainer y={Math.round((height - look.height) / 2)}>
-        {Array.from({ length: poolSize }, (_, k) => (
-          <pixiSprite
-            key={k}
-            ref={(sprite: Sprite | null) => {
-              slots.current[k] = sprite;
-            }}
-          />
-        ))}
-      </pixiContainer>
+      <SpritePool y={Math.round((height - look.height) / 2)} size={poolSize} slots={slots} />
       <pixiGraphics draw={drawMarker} />
     </pixiContainer>
   );

@@ -1,4 +1,4 @@
-import { parseEase } from '../shared/easing.ts';
+import { tweenAt, tweenValue } from '../shared/easing.ts';
 import { resolveConfig } from './config.ts';
 import type { BattleReelPlan } from './plan.ts';
 
@@ -91,11 +91,9 @@ export function slotAt(reel: BattleReelMotion, x: number): number {
 
 /** The pose tMs after the start: eased from startX to finalX, held before the start and after the end. */
 export function motion(reel: BattleReelMotion, tMs: number): BattleReelPose {
-  const progress = reel.durationMs > 0 ? Math.min(Math.max(tMs / reel.durationMs, 0), 1) : 1;
-  const done = progress >= 1;
-  const eased = done ? 1 : Math.min(Math.max(parseEase(reel.ease)(progress), 0), 1);
-  // min(): start + (final - start) * eased can round an ulp past the end, which would step backwards at the end
-  const x = done ? reel.finalX : Math.min(reel.startX + (reel.finalX - reel.startX) * eased, reel.finalX);
+  const tween = tweenAt(reel.durationMs, reel.ease, tMs);
+  const { progress, done } = tween;
+  const x = tweenValue(reel.startX, reel.finalX, tween);
   const slot = done ? reel.stopSlot : slotAt(reel, x);
   return { x, progress, done, slot, caseIndex: wrapIndex(slot, reel.count) };
 }

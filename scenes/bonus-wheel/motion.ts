@@ -1,4 +1,4 @@
-import { parseEase } from '../shared/easing.ts';
+import { tweenAt, tweenValue } from '../shared/easing.ts';
 import { borderCrossings, mod1, wheelRotation, type SpinDirection } from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
 import type { BonusSpin, BonusWheelPlan } from './plan.ts';
@@ -112,13 +112,9 @@ export function bonusMotion(plan: BonusWheelPlan): BonusWheelMotion {
 
 /** The pose tMs after the start: eased from startTurns to finalTurns, held before the start and after the end. */
 export function motion(wheel: BonusWheelMotion, tMs: number): BonusWheelPose {
-  const progress = wheel.durationMs > 0 ? Math.min(Math.max(tMs / wheel.durationMs, 0), 1) : 1;
-  const done = progress >= 1;
-  const eased = done ? 1 : Math.min(Math.max(parseEase(wheel.ease)(progress), 0), 1);
-  // min(): start + (final - start) * eased can round an ulp past the end, which would step backwards at the end
-  const turns = done
-    ? wheel.finalTurns
-    : Math.min(wheel.startTurns + (wheel.finalTurns - wheel.startTurns) * eased, wheel.finalTurns);
+  const tween = tweenAt(wheel.durationMs, wheel.ease, tMs);
+  const { progress, done } = tween;
+  const turns = tweenValue(wheel.startTurns, wheel.finalTurns, tween);
   const fraction = done ? wheel.targetFraction : mod1(turns);
   return {
     turns,

@@ -1,27 +1,10 @@
-import { Application, useApplication } from '@pixi/react';
-import { useEffect } from 'react';
-import { rendererOptions, type RendererChoice } from '../shared/renderer.ts';
-import { useFrameDemand } from '../shared/ticker.ts';
+import { SceneApplication, useCanvasSize, type SceneCanvasProps } from '../shared/application.tsx';
 import { ChanceWheelView, type ChanceWheelViewProps } from './ChanceWheelView.tsx';
 
-export interface ChanceWheelProps extends ChanceWheelViewProps {
-  /** Renderer to ask Pixi for; read once, at start. Default 'webgl'. */
-  renderer?: RendererChoice;
-  /** Device pixel ratio to render at; read once, at start. Default 1. */
-  resolution?: number;
-  /** Canvas background colour; default transparent. */
-  background?: number;
-  /** CSS class of the canvas element. */
-  className?: string;
-}
+export interface ChanceWheelProps extends ChanceWheelViewProps, SceneCanvasProps {}
 
 function Wheel(props: ChanceWheelProps) {
-  const { app } = useApplication();
-  const demand = useFrameDemand();
-  useEffect(() => {
-    app.renderer.resize(props.size, props.size);
-    demand.invalidate();
-  }, [app, demand, props.size]);
+  useCanvasSize(props.size, props.size);
   return <ChanceWheelView {...props} />;
 }
 
@@ -30,22 +13,9 @@ function Wheel(props: ChanceWheelProps) {
  * turns. Load it lazily (index.ts exports it through React.lazy).
  */
 export function ChanceWheel(props: ChanceWheelProps) {
-  const { size, renderer, resolution = 1, background, className } = props;
   return (
-    <Application
-      width={size}
-      height={size}
-      resolution={resolution}
-      autoDensity
-      antialias
-      autoStart={false}
-      sharedTicker={false}
-      backgroundAlpha={background === undefined ? 0 : 1}
-      background={background ?? 0x000000}
-      className={className}
-      {...rendererOptions(renderer)}
-    >
+    <SceneApplication {...props} width={props.size} height={props.size}>
       <Wheel {...props} />
-    </Application>
+    </SceneApplication>
   );
 }

@@ -1,9 +1,8 @@
-import { Application, useApplication } from '@pixi/react';
+import { useApplication } from '@pixi/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { SceneApplication, useCanvasSize, type SceneCanvasProps } from '../shared/application.tsx';
 import { bakeCards } from '../shared/cards.ts';
 import { systemClock, type SceneClock } from '../shared/clock.ts';
-import { rendererOptions, type RendererChoice } from '../shared/renderer.ts';
-import { useFrameDemand } from '../shared/ticker.ts';
 import { cardLook, resolveConfig } from './config.ts';
 import type { RoulettePlan } from './plan.ts';
 import { RouletteView } from './RouletteView.tsx';
@@ -11,7 +10,7 @@ import { RouletteView } from './RouletteView.tsx';
 /** One reel of a multi-open: the server's result for one copy of the case. */
 export type RouletteReel = Omit<RoulettePlan, 'widthPx' | 'reducedMotion' | 'startAt'>;
 
-export interface RouletteProps {
+export interface RouletteProps extends SceneCanvasProps {
   /** Canvas width in CSS px; every reel spans it, with the marker at its centre. */
   width: number;
   /** Canvas height in CSS px, shared evenly by the reels (see rouletteHeight()). */
@@ -21,14 +20,6 @@ export interface RouletteProps {
   reels: readonly RouletteReel[];
   /** The player prefers reduced motion (the app reads the media query). */
   reducedMotion?: boolean;
-  /** Renderer to ask Pixi for; read once, at start. Default 'webgl'. */
-  renderer?: RendererChoice;
-  /** Device pixel ratio to render at; read once, at start. Default 1. */
-  resolution?: number;
-  /** Canvas background colour; default transparent. */
-  background?: number;
-  /** CSS class of the canvas element. */
-  className?: string;
   /** Time source; default the real time (the debug scene switcher passes one it can slow, pause and scrub). */
   clock?: SceneClock;
   /** A card of reel `reel` crossed the marker. */
@@ -43,13 +34,9 @@ function Reels(props: RouletteProps) {
   const { width, height, reels, reducedMotion, onTick, onReelSettled, onAllSettled } = props;
   const clock = props.clock ?? systemClock;
   const { app } = useApplication();
-  const demand = useFrameDemand();
   const [startAt, setStartAt] = useState<{ reels: RouletteProps['reels']; at: number }>();
 
-  useEffect(() => {
-    app.renderer.resize(width, height);
-    demand.invalidate();
-  }, [app, demand, width, height]);
+  useCanvasSize(width, height);
 
   // bake every reel's cards first, so that all reels start on the same frame
   useEffect(() => {
@@ -104,22 +91,9 @@ function Reels(props: RouletteProps) {
  * a reel moves. Load it lazily (index.ts exports it through React.lazy).
  */
 export function Roulette(props: RouletteProps) {
-  const { width, height, renderer, resolution = 1, background, className } = props;
   return (
-    <Application
-      width={width}
-      height={height}
-      resolution={resolution}
-      autoDensity
-      antialias
-      autoStart={false}
-      sharedTicker={false}
-      backgroundAlpha={background === undefined ? 0 : 1}
-      background={background ?? 0x000000}
-      className={className}
-      {...rendererOptions(renderer)}
-    >
+    <SceneApplication {...props}>
       <Reels {...props} />
-    </Application>
+    </SceneApplication>
   );
 }

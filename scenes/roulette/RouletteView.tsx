@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { animate } from '../shared/animate.ts';
 import { bakeCards, type CardLook } from '../shared/cards.ts';
 import { systemClock, type SceneClock } from '../shared/clock.ts';
+import { drawReelMarker, SpritePool } from '../shared/reel.tsx';
 import { useFrameDemand } from '../shared/ticker.ts';
 import { cardLook, resolveConfig } from './config.ts';
 import { crossings, motion, reelMotion } from './motion.ts';
@@ -128,33 +129,14 @@ export function RouletteView({
   }, [app, demand, reel, track, textures, spinKey, plan.startAt, clock]);
 
   const drawMarker = useCallback(
-    (g: Graphics) => {
-      const x = reel.markerX;
-      const w = config.markerWidth;
-      g.clear()
-        .rect(x - w / 2, 0, w, height)
-        .fill(config.markerColor)
-        .poly([x - 3 * w, 0, x + 3 * w, 0, x, 3 * w])
-        .fill(config.markerColor)
-        .poly([x - 3 * w, height, x + 3 * w, height, x, height - 3 * w])
-        .fill(config.markerColor);
-    },
+    (g: Graphics) => drawReelMarker(g, reel.markerX, config.markerWidth, height, config.markerColor),
     [reel.markerX, height, config.markerWidth, config.markerColor],
   );
   useEffect(() => demand.invalidate(), [demand, drawMarker, y]);
 
   return (
     <pixiContainer y={y}>
-      <pixiContainer y={Math.round((height - config.cardHeight) / 2)}>
-        {Array.from({ length: poolSize }, (_, k) => (
-          <pixiSprite
-            key={k}
-            ref={(sprite: Sprite | null) => {
-              slots.current[k] = sprite;
-            }}
-          />
-        ))}
-      </pixiContainer>
+      <SpritePool y={Math.round((height - config.cardHeight) / 2)} size={poolSize} slots={slots} />
       <pixiGraphics draw={drawMarker} />
     </pixiContainer>
   );

@@ -1,4 +1,4 @@
-import { parseEase } from '../shared/easing.ts';
+import { tweenAt } from '../shared/easing.ts';
 import { resolveConfig } from './config.ts';
 import type { RoulettePlan } from './plan.ts';
 import { landingOffset, stopIndex } from './track.ts';
@@ -69,9 +69,7 @@ export function indexAt(reel: ReelMotion, x: number): number {
 
 /** The pose tMs after the start: eased from startX to finalX, held before the start and after the end. */
 export function motion(reel: ReelMotion, tMs: number): ReelPose {
-  const progress = reel.durationMs > 0 ? Math.min(Math.max(tMs / reel.durationMs, 0), 1) : 1;
-  const done = progress >= 1;
-  const eased = done ? 1 : Math.min(Math.max(parseEase(reel.ease)(progress), 0), 1);
+  const { progress, done, eased } = tweenAt(reel.durationMs, reel.ease, tMs);
   const x = done ? reel.finalX : reel.startX + (reel.finalX - reel.startX) * eased;
   return { x, progress, done, index: indexAt(reel, x) };
 }

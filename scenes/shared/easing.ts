@@ -50,3 +50,30 @@ export function parseEase(spec: string): Ease {
   cache.set(spec, result);
   return result;
 }
+
+/** Where a tween stands at some time: its linear progress and eased value, both in 0..1. */
+export interface TweenProgress {
+  /** Linear progress, clamped to 0..1. */
+  progress: number;
+  /** The tween has reached its end (always, for a zero or negative duration). */
+  done: boolean;
+  /** The eased progress, clamped to 0..1; exactly 1 once done. */
+  eased: number;
+}
+
+/** Progress of a tween of durationMs eased by the `ease` spec (see parseEase), tMs after its start. */
+export function tweenAt(durationMs: number, ease: string, tMs: number): TweenProgress {
+  const progress = durationMs > 0 ? Math.min(Math.max(tMs / durationMs, 0), 1) : 1;
+  const done = progress >= 1;
+  const eased = done ? 1 : Math.min(Math.max(parseEase(ease)(progress), 0), 1);
+  return { progress, done, eased };
+}
+
+/**
+ * The value between start and final (final >= start) for a tween's progress: exactly final once done, and
+ * never past it before (start + (final - start) * eased can round an ulp past the end, which would step
+ * backwards at the end).
+ */
+export function tweenValue(start: number, final: number, { done, eased }: TweenProgress): number {
+  return done ? final : Math.min(start + (final - start) * eased, final);
+}

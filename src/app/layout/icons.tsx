@@ -1,26 +1,12 @@
 import type { ReactNode } from 'react';
+import { StrokeIcon, type IconProps } from '../../lib/ui/icons';
 
 // Tab and header icons, drawn on a 24×24 grid with the current text colour.
-interface IconProps {
-  size?: number;
-}
-
 function Svg({ size = 24, children }: IconProps & { children: ReactNode }) {
   return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <StrokeIcon size={size} strokeWidth="1.8">
       {children}
-    </svg>
+    </StrokeIcon>
   );
 }
 

@@ -1,68 +1,10 @@
-import {
-  Component,
-  Suspense,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ReactNode,
-  type RefObject,
-} from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Roulette, rouletteConfig, rouletteHeight, type RouletteReel } from '../../../scenes/roulette';
 import { hapticSelection } from '../../lib/haptics';
+import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
 import { playTick } from '../../lib/sound';
-
-const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
-
-function subscribeReducedMotion(onChange: () => void): () => void {
-  const query = window.matchMedia?.(REDUCED_MOTION);
-  query?.addEventListener('change', onChange);
-  return () => query?.removeEventListener('change', onChange);
-}
-
-/** The player's prefers-reduced-motion setting, live. */
-export function useReducedMotion(): boolean {
-  return useSyncExternalStore(
-    subscribeReducedMotion,
-    () => window.matchMedia?.(REDUCED_MOTION).matches ?? false,
-    () => false,
-  );
-}
-
-/** Width of an element in CSS px, kept up to date. */
-function useWidth<T extends HTMLElement>(): [RefObject<T | null>, number] {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    setWidth(Math.floor(element.getBoundingClientRect().width));
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(Math.floor(entry.contentRect.width));
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width];
-}
-
-/** If the scene cannot run here (no graphics, chunk failed to load), the result is still shown. */
-class SceneBoundary extends Component<{ onFail: () => void; children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override componentDidCatch(error: unknown) {
-    console.error('Roulette failed', error);
-    this.props.onFail();
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children;
-  }
-}
+import { SceneBoundary } from '../../lib/ui/SceneBoundary';
 
 /** Longest a spin may take before the win screen shows anyway (a stalled scene must not hold the prize). */
 const WATCHDOG_MS = rouletteConfig.durationMs + 20_000;
@@ -82,10 +24,10 @@ interface RouletteStageProps {
  */
 export function RouletteStage({ reels, count, onDone }: RouletteStageProps) {
   const { t } = useTranslation();
-  const [ref, width] = useWidth<HTMLDivElement>();
-  const reducedMotion = useReducedMotion();
+  const [ref, width] = useElementWidth<HTMLDivElement>();
+  const reducedMotion = usePrefersReducedMotion();
   const height = rouletteHeight(count);
-  const resolution = Math.min(Math.max(window.devicePixelRatio || 1, 1), 2);
+  const resolution = sceneResolution();
   const spinning = reels.length > 0;
   const [failed, setFailed] = useState(false);
   const fail = useCallback(() => setFailed(true), []);
@@ -117,7 +59,7 @@ export function RouletteStage({ reels, count, onDone }: RouletteStageProps) {
       aria-label={t('case.roulette')}
     >
       {width > 0 && (
-        <SceneBoundary onFail={fail}>
+        <SceneBoundary name="Roulette" onFail={fail}>
           <Suspense fallback={<div className="roulette-stage__loading" />}>
             <Roulette
               width={width}

@@ -1,6 +1,8 @@
+import { StrokeIcon, type IconProps } from '../../lib/ui/icons';
+
 // Deposit method marks, 24×24 grid.
 
-export function CryptoBotMark({ size = 22 }: { size?: number }) {
+export function CryptoBotMark({ size = 22 }: IconProps) {
   return (
     <svg width={size} height={size} viewBox="0 0 24 24" fill="none" aria-hidden="true" focusable="false">
       <path d="M12 3v2.5" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
@@ -14,81 +16,37 @@ export function CryptoBotMark({ size = 22 }: { size?: number }) {
   );
 }
 
-export function GiftMarkSmall({ size = 22 }: { size?: number }) {
+export function GiftMarkSmall({ size = 22 }: IconProps) {
   return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <StrokeIcon size={size} strokeWidth="1.8">
       <rect x="3.5" y="9" width="17" height="11.5" rx="2" />
       <path d="M2.5 9h19V6.5a1 1 0 0 0-1-1h-17a1 1 0 0 0-1 1Z" />
       <path d="M12 5.5v15" />
       <path d="M12 5.5C10.5 2.8 7 2.6 7 4.3S9.5 5.5 12 5.5s5-.5 5-1.2-3.5-1.5-5 1.2Z" />
-    </svg>
+    </StrokeIcon>
   );
 }
 
-export function BackArrow({ size = 20 }: { size?: number }) {
+export function BackArrow({ size = 20 }: IconProps) {
   return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <StrokeIcon size={size} strokeWidth="2">
       <path d="m15 5-7 7 7 7" />
-    </svg>
+    </StrokeIcon>
   );
 }
 
-export function ChevronRight({ size = 18 }: { size?: number }) {
+export function ChevronRight({ size = 18 }: IconProps) {
   return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <StrokeIcon size={size} strokeWidth="2">
       <path d="m9 5 7 7-7 7" />
-    </svg>
+    </StrokeIcon>
   );
 }
 
-export function BigCheck({ size = 40 }: { size?: number }) {
+export function BigCheck({ size = 40 }: IconProps) {
   return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2.6"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <StrokeIcon size={size} strokeWidth="2.6">
       <path className="deposit-check__path" d="m5 12.5 4.5 4.5L19 7.5" />
-    </svg>
+    </StrokeIcon>
   );
 }

@@ -1,15 +1,4 @@
-import {
-  Component,
-  Suspense,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ReactNode,
-  type RefObject,
-} from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ChanceWheel,
@@ -18,56 +7,9 @@ import {
   type ChanceWheelOutcome,
 } from '../../../scenes/chance-wheel';
 import { hapticSelection } from '../../lib/haptics';
+import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
 import { playTick } from '../../lib/sound';
-
-const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
-
-function subscribeReducedMotion(onChange: () => void): () => void {
-  const query = window.matchMedia?.(REDUCED_MOTION);
-  query?.addEventListener('change', onChange);
-  return () => query?.removeEventListener('change', onChange);
-}
-
-/** The player's prefers-reduced-motion setting, live: a roll started with it on is short. */
-function useReducedMotion(): boolean {
-  return useSyncExternalStore(
-    subscribeReducedMotion,
-    () => window.matchMedia?.(REDUCED_MOTION).matches ?? false,
-    () => false,
-  );
-}
-
-/** Width of an element in CSS px, kept up to date. */
-function useWidth<T extends HTMLElement>(): [RefObject<T | null>, number] {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    setWidth(Math.floor(element.getBoundingClientRect().width));
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(Math.floor(entry.contentRect.width));
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width];
-}
-
-/** If the scene cannot run here (no graphics, chunk failed to load), the result still shows. */
-class SceneBoundary extends Component<{ onFail: () => void; children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override componentDidCatch(error: unknown) {
-    console.error('Chance wheel failed', error);
-    this.props.onFail();
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children;
-  }
-}
+import { SceneBoundary } from '../../lib/ui/SceneBoundary';
 
 /** The widest the wheel grows, CSS px. */
 const MAX_WHEEL_PX = 240;
@@ -90,10 +32,11 @@ interface UpgradeWheelProps {
  */
 export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: UpgradeWheelProps) {
   const { t } = useTranslation();
-  const [ref, width] = useWidth<HTMLDivElement>();
-  const reducedMotion = useReducedMotion();
+  const [ref, width] = useElementWidth<HTMLDivElement>();
+  // a roll started with reduced motion on is short
+  const reducedMotion = usePrefersReducedMotion();
   const size = Math.min(width, MAX_WHEEL_PX);
-  const resolution = Math.min(Math.max(window.devicePixelRatio || 1, 1), 2);
+  const resolution = sceneResolution();
   const [failed, setFailed] = useState(false);
   const fail = useCallback(() => setFailed(true), []);
   const label = formatChance(chance);
@@ -134,7 +77,7 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
       style={{ height: size || MAX_WHEEL_PX }}
     >
       {size > 0 && !failed && (
-        <SceneBoundary onFail={fail}>
+        <SceneBoundary name="Chance wheel" onFail={fail}>
           <Suspense
             fallback={<div className="upgrade-wheel__loading" style={{ width: size, height: size }} />}
           >

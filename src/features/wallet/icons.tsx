@@ -1,26 +1,12 @@
 import type { ReactNode } from 'react';
+import { StrokeIcon, type IconProps } from '../../lib/ui/icons';
 
 // Wallet icons on a 24×24 grid, drawn with the current text colour.
-interface IconProps {
-  size?: number;
-}
-
 function Svg({ size = 18, children }: IconProps & { children: ReactNode }) {
   return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.9"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <StrokeIcon size={size} strokeWidth="1.9">
       {children}
-    </svg>
+    </StrokeIcon>
   );
 }
 

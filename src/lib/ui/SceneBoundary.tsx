@@ -1,6 +1,8 @@
 import { Component, type ReactNode } from 'react';
 
 interface SceneBoundaryProps {
+  /** The scene's name in the console message when it fails; default 'Scene'. */
+  name?: string;
   /** What shows instead of the scene when it cannot run (no graphics, its chunk failed to load). */
   fallback?: ReactNode;
   /** Called once when the scene failed. */
@@ -15,7 +17,7 @@ export class SceneBoundary extends Component<SceneBoundaryProps, { failed: boole
     return { failed: true };
   }
   override componentDidCatch(error: unknown) {
-    console.error('Scene failed', error);
+    console.error(`${this.props.name ?? 'Scene'} failed`, error);
     this.props.onFail?.(error);
   }
   override render() {
