@@ -325,7 +325,8 @@ test('without the money for price × count: Not enough funds and a deposit butto
   // the dearest case that can be opened at all, at the smallest count the balance does not cover
   const open = cases.filter((c) => c.isActive && !c.isLocked).sort((a, b) => b.price - a.price);
   const target = open.find((c) => c.price * 3 > balance);
-  test.skip(!target, 'the balance covers three of every case');
+  // the demo user starts with 100 TON and the catalogue has a 75 TON case: three of it are never covered here
+  expect(target, 'a case whose price × 3 exceeds the balance').toBeDefined();
   const count = [1, 2, 3].find((n) => target!.price * n > balance)!;
 
   await page.goto(`/case/${target!.id}`);
