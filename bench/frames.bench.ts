@@ -16,14 +16,16 @@
 //
 // A scene runtime may mark the first frame of a play that moves with performance.mark('scene:motion') and the
 // end of the play with performance.mark('scene:settled'), on the main thread or in its worker: the bench
-// then takes tap to motion and the spin window from them. Without them it takes the first animation-frame
-// callback after the open request's answer as the start and the configured spin length as the window.
+// then takes tap to motion and the spin window from them. Without them motion starts at the first frame
+// drawn after the scene's second animation-frame callback following the open request's answer (the first
+// one draws the starting pose), and the window is the configured spin length.
 //
 // npm run bench -- frames            the full run (about 10–15 minutes on two cores)
 // npm run bench -- frames --quick    a short smoke run: default compositing, fewer rounds, shorter windows
+// BENCH_TRACE_DIR=<dir> keeps every raw trace; BENCH_PORT (default 8810, and the next port) moves the servers.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
@@ -35,7 +37,7 @@ import {
   busyShare,
   drawTimes,
   eventDispatchTimes,
-  firstAnimationFrameAfter,
+  secondAnimationFrameAfter,
   firstAtOrAfter,
   frameFigures,
   indexTrace,
@@ -195,7 +197,10 @@ async function startTrace(cdp: CDPSession): Promise<void> {
   });
 }
 
-async function stopTrace(cdp: CDPSession): Promise<TraceIndex> {
+/** Where to keep each raw trace (BENCH_TRACE_DIR), to open in chrome://tracing or Perfetto. */
+const TRACE_DIR = process.env.BENCH_TRACE_DIR;
+
+async function stopTrace(cdp: CDPSession, name?: string): Promise<TraceIndex> {
   const complete = new Promise<{ stream?: string }>((r) => cdp.once('Tracing.tracingComplete', r));
   await cdp.send('Tracing.end');
   const { stream } = await complete;
@@ -207,7 +212,12 @@ async function stopTrace(cdp: CDPSession): Promise<TraceIndex> {
     if (part.eof) break;
   }
   await cdp.send('IO.close', { handle: stream });
-  return indexTrace(chunks.join(''));
+  const text = chunks.join('');
+  if (TRACE_DIR && name) {
+    mkdirSync(TRACE_DIR, { recursive: true });
+    writeFileSync(join(TRACE_DIR, `${name.replace(/[^\w.-]+/g, '-')}.json`), text);
+  }
+  return indexTrace(text);
 }
 
 /** Earliest and latest timestamps of the trace's timed events. */
@@ -249,8 +259,8 @@ interface Measurement {
   sceneThread: 'main' | 'worker' | null;
   /** from the tap's pointerdown to the first drawn frame of the moving scene, ms */
   tapToMotionMs: number | null;
-  /** how the start of motion was found: a 'scene:motion' mark, or the first animation frame after the answer */
-  motionFrom: 'mark' | 'first animation frame after the answer' | 'none';
+  /** how the start of motion was found: a 'scene:motion' mark, or the scene's animation frames after the answer */
+  motionFrom: 'mark' | 'second animation frame after the answer' | 'none';
   /** how the end of the spin was found: a 'scene:settled' mark, or the configured spin length */
   spinEndFrom: 'mark' | 'spin length';
   /** before the tap, nothing moving */
@@ -379,7 +389,7 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
     }
     const cpuAfter = sampleCpu();
     tracing = false;
-    const trace = await stopTrace(session.cdp);
+    const trace = await stopTrace(session.cdp, `${spec.mode} ${spec.label} ${Date.now()}`);
     out.otherCpuCores = otherCores(cpuBefore, cpuAfter);
 
     const renderer = rendererOfFrame(trace, frameId);
@@ -399,8 +409,8 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
     let signal = firstAtOrAfter(motionMarks, Math.max(tap, request?.answered ?? tap));
     if (signal !== null) out.motionFrom = 'mark';
     else if (request?.answered) {
-      signal = firstAnimationFrameAfter(trace, pid, request.answered);
-      if (signal !== null) out.motionFrom = 'first animation frame after the answer';
+      signal = secondAnimationFrameAfter(trace, pid, request.answered);
+      if (signal !== null) out.motionFrom = 'second animation frame after the answer';
     }
     const motion = signal !== null ? firstAtOrAfter(draws, signal) : null;
     if (motion !== null) {
@@ -452,7 +462,7 @@ async function measureLoop(session: Session, label: string, query: string): Prom
     await sleep(DEBUG_WINDOW_MS + 300);
     const cpuAfter = sampleCpu();
     tracing = false;
-    const trace = await stopTrace(session.cdp);
+    const trace = await stopTrace(session.cdp, `default ${label} ${Date.now()}`);
     out.otherCpuCores = otherCores(cpuBefore, cpuAfter);
     const renderer = rendererOfFrame(trace, frameId);
     if (!renderer) throw new Error("the page's renderer is not in the trace");

@@ -188,13 +188,18 @@ export function animationFrames(trace: TraceIndex, pid: number, window: Window):
   return out;
 }
 
-/** Start time of the first animation-frame callback in a process at or after a time. */
-export function firstAnimationFrameAfter(trace: TraceIndex, pid: number, after: number): number | null {
-  let best: number | null = null;
-  for (const e of trace.events)
-    if (e.pid === pid && e.name === 'FireAnimationFrame' && e.ts >= after && (best === null || e.ts < best))
-      best = e.ts;
-  return best;
+/**
+ * When a scene started moving, without a mark from it: the second animation-frame callback, on the thread
+ * that ran the first one in the process at or after a time (the first frame of a play draws its starting
+ * pose). The first one when no second followed; null when none ran.
+ */
+export function secondAnimationFrameAfter(trace: TraceIndex, pid: number, after: number): number | null {
+  const frames = trace.events
+    .filter((e) => e.pid === pid && e.name === 'FireAnimationFrame' && e.ts >= after)
+    .sort((a, b) => a.ts - b.ts);
+  const first = frames[0];
+  if (!first) return null;
+  return frames.find((e) => e.tid === first.tid && e.ts > first.ts)?.ts ?? first.ts;
 }
 
 /** The first time in a sorted list at or after a time. */
