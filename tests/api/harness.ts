@@ -56,6 +56,18 @@ export async function createTestDatabase(baseUrl: string | null = postgresUrl): 
   };
 }
 
+/**
+ * Tests send many requests from one address and player, so the rate limits are off unless a test turns
+ * them on (tests/api/limits.test.ts does).
+ */
+export const RATE_LIMITS_OFF: NodeJS.ProcessEnv = {
+  RATE_LIMIT_API_PER_ADDRESS: '0',
+  RATE_LIMIT_SIGNIN_PER_ADDRESS: '0',
+  RATE_LIMIT_MONEY_PER_PLAYER: '0',
+  RATE_LIMIT_MONEY_PER_ADDRESS: '0',
+  RATE_LIMIT_SOCKETS_PER_ADDRESS: '0',
+};
+
 export interface TestServer {
   built: BuiltApp;
   baseUrl: string;
@@ -93,7 +105,13 @@ export async function startServer(
   options: { database?: OpenedDatabase; config?: Partial<Config>; env?: NodeJS.ProcessEnv } = {},
 ): Promise<TestServer> {
   const config = loadConfig(
-    { BOT_TOKEN, JWT_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...options.env },
+    {
+      BOT_TOKEN,
+      JWT_SECRET: 'test-secret-test-secret-test-secret',
+      LOG_LEVEL: 'silent',
+      ...RATE_LIMITS_OFF,
+      ...options.env,
+    },
     { port: 0, host: '127.0.0.1', clientDir: '/nonexistent', ...options.config },
   );
   const owned = options.database ? null : await createTestDatabase();
