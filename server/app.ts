@@ -133,7 +133,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options: { maxPayload: config.socketMaxMessageBytes },
     errorHandler: (error, socket) => {
       socketErrors.count(error);
-      socket.terminate();
+      // ws has already sent the close frame with the reason (1009 too big, 1002 protocol error...)
+      setTimeout(() => socket.terminate(), 1000).unref();
     },
   });
   app.addHook('onClose', async () => socketErrors.flush());
