@@ -97,7 +97,7 @@ function collect(socket: TcpSocket): Promise<{ text: string; closedAt: number }>
   });
 }
 
-describe('timeouts', () => {
+describe('timeouts', { timeout: 120_000 }, () => {
   it('cuts off a body sent one byte at a time with 408, while other clients are served', async () => {
     server = await startServer({ config: { requestTimeoutMs: 1500, headersTimeoutMs: 1000 } });
     const url = new URL(server.baseUrl);
@@ -152,7 +152,7 @@ describe('timeouts', () => {
   });
 });
 
-describe('rate limits', () => {
+describe('rate limits', { timeout: 120_000 }, () => {
   it('a flood from one address gets 429 with Retry-After while other addresses are served', async () => {
     server = await startServer({
       env: { RATE_LIMIT_API_PER_ADDRESS: '40', RATE_LIMIT_WINDOW_MS: '60000' },
@@ -299,7 +299,7 @@ function closeCode(ws: WsClient): Promise<number> {
   return new Promise((resolve) => ws.on('close', (code) => resolve(code)));
 }
 
-describe('sockets', () => {
+describe('sockets', { timeout: 120_000 }, () => {
   let built: BuiltApp | null = null;
   let dropDb: (() => Promise<void>) | null = null;
   afterEach(async () => {
