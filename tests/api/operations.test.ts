@@ -148,7 +148,7 @@ async function spawnServer(env: NodeJS.ProcessEnv, port: number, waitUntilUp = t
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited: ${output.join('')}`);
     try {
-      if ((await fetch(`${baseUrl}/api/health/live`)).ok) return proc;
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return proc;
     } catch {
       // not listening yet
     }
@@ -293,7 +293,8 @@ describe.skipIf(!postgresUrl)('Postgres connections', { timeout: 120_000 }, () =
         const proc = await spawnServer({ DATABASE_URL: url.toString(), DB_POOL_MAX: '4' }, PORTS.postgres);
         running.push(proc.child);
         // fill the pool with idle connections
-        await Promise.all(Array.from({ length: 8 }, () => fetch(`${proc.baseUrl}/api/health/ready`)));
+        const reads = await Promise.all(Array.from({ length: 8 }, () => fetch(`${proc.baseUrl}/api/cases`)));
+        expect(reads.every((r) => r.status === 200)).toBe(true);
         const { rows } = await admin.query<{ n: string }>(
           'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1',
           [name],
@@ -301,13 +302,13 @@ describe.skipIf(!postgresUrl)('Postgres connections', { timeout: 120_000 }, () =
         expect(Number(rows[0]!.n)).toBeGreaterThan(1); // pooled connections and the LISTEN one
         await sleep(1500);
         expect(proc.child.exitCode, proc.output.join('')).toBe(null);
-        let ready = 0;
-        for (let i = 0; i < 20 && ready !== 200; i++) {
-          ready = (await fetch(`${proc.baseUrl}/api/health/ready`)).status;
-          if (ready !== 200) await sleep(250);
+        let served = 0;
+        for (let i = 0; i < 20 && served !== 200; i++) {
+          served = (await fetch(`${proc.baseUrl}/api/cases`)).status;
+          if (served !== 200) await sleep(250);
         }
-        expect(ready).toBe(200);
-        expect((await fetch(`${proc.baseUrl}/api/cases`)).status).toBe(200);
+        expect(served).toBe(200);
+        expect((await fetch(`${proc.baseUrl}/api/health/ready`)).status).toBe(200);
         expect(proc.output.join('')).toContain('an idle connection was lost');
         proc.child.kill('SIGTERM');
         expect(await proc.exited).toBe(0);
