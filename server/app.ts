@@ -218,6 +218,15 @@ function installErrorHandling(app: App): void {
       status = 400;
       code = 'INVALID_JSON';
       message = 'The request body is not valid JSON';
+    } else if (databaseBusy(err)) {
+      // the pool stayed busy past its wait, or a statement ran past its limit: nothing was committed,
+      // so the client may try again (the app does, with the same Idempotency-Key)
+      request.log.warn({ err }, 'database busy');
+      status = 503;
+      code = 'SERVICE_BUSY';
+      message = 'The server is busy; try again in a moment';
+      retryAfter = 1;
+      void reply.header('retry-after', '1');
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       status = err.statusCode;
       code = FASTIFY_CODES[err.code] ?? 'BAD_REQUEST';
@@ -232,6 +241,16 @@ function installErrorHandling(app: App): void {
       .status(status)
       .send({ statusCode: status, error: reasonPhrase(status), code, message, retryAfter });
   });
+}
+
+/**
+ * The database is overloaded rather than broken: no pooled connection came free in time (pg-pool), a
+ * statement hit statement_timeout (57014), or the server has no connection slot left (53300).
+ */
+function databaseBusy(err: { message?: string; code?: string }): boolean {
+  return (
+    err.message === 'timeout exceeded when trying to connect' || err.code === '57014' || err.code === '53300'
+  );
 }
 
 /** Fastify takes a hop count as a function: trust the nearest `hops` addresses. */

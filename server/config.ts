@@ -272,7 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     socketMessagesPer10s: positive('SOCKET_MESSAGES_PER_10S', 20, env),
     shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_MS', 10_000, env),
     dbPoolMax: positive('DB_POOL_MAX', 10, env),
-    dbConnectionTimeoutMs: positive('DB_CONNECTION_TIMEOUT_MS', 5000, env),
+    dbConnectionTimeoutMs: positive('DB_CONNECTION_TIMEOUT_MS', 10_000, env),
     dbStatementTimeoutMs: positive('DB_STATEMENT_TIMEOUT_MS', 15_000, env),
     ...overrides,
   };

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { sign } from '@telegram-apps/init-data-node';
 import { buildApp, type BuiltApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
-import { openDatabase, type OpenedDatabase } from '../../server/db/index.ts';
+import { openDatabase, type OpenedDatabase, type PoolOptions } from '../../server/db/index.ts';
 
 /**
  * Real servers on real databases for the API tests. PGlite in memory by default; with TEST_DATABASE_URL
@@ -20,7 +20,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(baseUrl: string | null = postgresUrl): Promise<TestDatabase> {
+export async function createTestDatabase(
+  baseUrl: string | null = postgresUrl,
+  pool?: Partial<PoolOptions>,
+): Promise<TestDatabase> {
   if (!baseUrl) {
     const database = await openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
     return { database, url: null, drop: () => database.close() };
@@ -32,7 +35,7 @@ export async function createTestDatabase(baseUrl: string | null = postgresUrl): 
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), pgliteDir: '' });
+  const database = await openDatabase({ databaseUrl: url.toString(), pgliteDir: '', pool });
   return {
     database,
     url: url.toString(),
