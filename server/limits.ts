@@ -32,7 +32,7 @@ export class RateLimitedError extends HttpError {
 type Category = 'signIn' | 'money' | 'socket';
 
 /** The limited routes, by method and full path. */
-export const LIMITED_ROUTES: Readonly<Record<string, Category>> = {
+const LIMITED_ROUTES: Readonly<Record<string, Category>> = {
   'POST /api/auth/login': 'signIn',
   'POST /api/cases/open': 'money',
   'POST /api/cases/open-multiple': 'money',

@@ -32,7 +32,7 @@ export interface PoolOptions {
 }
 
 /** The client gives up on a call after 10 s: waiting longer than that for a connection helps no one. */
-export const DEFAULT_POOL: PoolOptions = { max: 10, connectionTimeoutMs: 10_000, statementTimeoutMs: 15_000 };
+const DEFAULT_POOL: PoolOptions = { max: 10, connectionTimeoutMs: 10_000, statementTimeoutMs: 15_000 };
 
 /** Where database troubles that no request sees (a pooled connection dropped while idle) are reported. */
 export interface DatabaseLog {

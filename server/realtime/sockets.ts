@@ -19,7 +19,7 @@ export interface Socket {
 const OPEN = 1;
 const MAX_AUTH_MESSAGE_BYTES = 8192;
 /** Close code for a socket that broke the message rate limit (policy violation). */
-export const TOO_MANY_MESSAGES = 1008;
+const TOO_MANY_MESSAGES = 1008;
 /** A socket closed for breaking a limit that does not finish its closing handshake in this time is cut. */
 const CLOSE_GRACE_MS = 1000;
 

@@ -37,7 +37,7 @@ export interface MoneyRequestOptions extends RequestOptions {
 /** The header the server deduplicates money requests by. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Extra tries of a money request whose answer was lost (no answer, a timeout, 502/503/504)... */
-export const MONEY_RETRIES = 2;
+const MONEY_RETRIES = 2;
 /** ...after these pauses, ms. */
 const MONEY_RETRY_DELAYS_MS = [400, 1200];
 

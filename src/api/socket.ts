@@ -6,11 +6,11 @@
 
 /** Reconnect delays: 1 s doubling up to a cap, each scaled by a random 50–100 %. */
 const RETRY_BASE_MS = 1000;
-export const RETRY_MAX_MS = 10_000;
+const RETRY_MAX_MS = 10_000;
 /** A ping now and then keeps proxies from dropping an idle connection... */
-export const PING_EVERY_MS = 25_000;
+const PING_EVERY_MS = 25_000;
 /** ...and the server answers it: this long without a word means the connection is dead. */
-export const SILENCE_MS = 2 * PING_EVERY_MS + 5_000;
+const SILENCE_MS = 2 * PING_EVERY_MS + 5_000;
 
 export type SocketStatus = 'connecting' | 'live' | 'paused';
 
