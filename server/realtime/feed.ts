@@ -10,7 +10,7 @@ import {
 import type { App, AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { EventBus } from './bus.ts';
-import { messageText, SocketHub, type Socket } from './sockets.ts';
+import { limitSocketMessages, messageText, SocketHub, ThrottledWarning, type Socket } from './sockets.ts';
 
 /**
  * The live drops feed (spec §1, §3, §7).
@@ -247,6 +247,7 @@ class DropFanOut {
  */
 export function dropFeedRoutes(app: App, ctx: AppContext): void {
   const feed = new DropFanOut(app.log);
+  const floods = new ThrottledWarning(app.log, 'drops feed: sockets closed for sending too many messages');
   const unsubscribe = ctx.bus.subscribe(DROPS_CHANNEL, (payload) => {
     if (isDropEvent(payload)) feed.deliver(payload);
     else app.log.warn('drops feed: an event of an unknown shape was ignored');
@@ -254,11 +255,13 @@ export function dropFeedRoutes(app: App, ctx: AppContext): void {
   app.addHook('onClose', async () => {
     unsubscribe();
     feed.close();
+    floods.flush();
   });
 
   app.get('/ws/drops', { websocket: true, schema: { querystring: DropFeedQuery } }, (raw, request) => {
     const { after: afterText } = request.query as DropFeedQuery;
     const after = afterText === undefined ? null : BigInt(afterText);
+    limitSocketMessages(raw as unknown as Socket, ctx.config.socketMessagesPer10s, () => floods.count());
     feed.join(raw as unknown as FeedSocket, after, () => latestDrops(ctx.db, after));
   });
 }

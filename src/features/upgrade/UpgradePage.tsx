@@ -6,7 +6,7 @@ import type { InventoryEntry } from '../../../contract/inventory.ts';
 import type { Item } from '../../../contract/cases.ts';
 import type { UpgradeMultiplier } from '../../../contract/upgrade.ts';
 import { formatChance } from '../../../scenes/chance-wheel';
-import { apiErrorBody } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes } from '../../lib/haptics';
 import { playSound, preloadSounds } from '../../lib/sound';
@@ -83,7 +83,7 @@ export function UpgradePage() {
         });
         dispatch({ type: 'answered', answer });
       } catch (error) {
-        dispatch({ type: 'failed', error: apiErrorBody(error)?.message || t('upgrade.result.error') });
+        dispatch({ type: 'failed', error: apiErrorText(error, t('upgrade.result.error')) });
         hapticNotification('error');
         refreshed.current = refreshAfterUpgrade();
       }
