@@ -56,11 +56,11 @@ export async function openCaseCopies(caseId: string, amount: number): Promise<Op
 
 /** POST /cases/open {caseId}: one copy. */
 export async function openCaseOnce(caseId: string): Promise<OpeningAnswer> {
-  const { openingId, item, proof, balance } = await api.request<OpenCaseResponse>('/cases/open', {
+  const { openingId, betId, item, proof, balance } = await api.request<OpenCaseResponse>('/cases/open', {
     method: 'POST',
     body: { caseId },
   });
-  return { results: [{ openingId, item, proof }], balance };
+  return { results: [{ openingId, betId, item, proof }], balance };
 }
 
 /**
