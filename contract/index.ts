@@ -7,3 +7,4 @@ export * from './deposit.ts';
 export * from './inventory.ts';
 export * from './upgrade.ts';
 export * from './feed.ts';
+export * from './fairness.ts';

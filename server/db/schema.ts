@@ -127,6 +127,17 @@ export interface OpeningsTable {
   nonce: number;
   roll: BigIntColumn;
   total_weight: BigIntColumn;
+  /** the weight table rolled against (weight_tables.hash); null for openings older than migration 0007 */
+  weight_table_hash: ColumnType<string | null, string | null | undefined, never>;
+  /** the public bet id: the address of its proof page */
+  public_id: string;
+  created_at: Timestamp;
+}
+
+/** A weight table as rolled against: its canonical text (server/games/proofs.ts), by its hash. */
+export interface WeightTablesTable {
+  hash: string;
+  entries: string;
   created_at: Timestamp;
 }
 
@@ -218,6 +229,8 @@ export interface UpgradesTable {
   server_seed_hash: string;
   client_seed: string;
   nonce: number;
+  /** the public bet id: the address of its proof page */
+  public_id: string;
   created_at: Timestamp;
 }
 
@@ -237,4 +250,5 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   idempotency_keys: IdempotencyKeysTable;
   upgrades: UpgradesTable;
+  weight_tables: WeightTablesTable;
 }

@@ -56,6 +56,8 @@ export interface DropRow {
   item_id: string;
   item_name: string;
   item_image_url: string;
+  /** the opening's public bet id: its proof page */
+  bet_id: string;
 }
 
 /** The public shape of a drop: no Telegram id, no balance. */
@@ -70,6 +72,7 @@ export function toDropEvent(row: DropRow): DropEvent {
     user: { username: row.username ? `@${row.username}` : row.first_name, avatar },
     case: { id: row.case_id, name: row.case_name, imageUrl: row.case_image_url, imageBase64: null },
     item: { id: row.item_id, name: row.item_name, imageUrl: row.item_image_url },
+    betId: row.bet_id,
   };
 }
 
@@ -96,6 +99,7 @@ export async function latestDrops(
       'i.id as item_id',
       'i.name as item_name',
       'i.image_url as item_image_url',
+      'o.public_id as bet_id',
     ]);
   if (after !== null) query = query.where('o.id', '>', after);
   const rows = await query.orderBy('o.id', 'desc').limit(limit).execute();

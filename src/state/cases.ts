@@ -58,10 +58,10 @@ export async function openCaseCopies(caseId: string, amount: number): Promise<Op
 
 /** POST /cases/open {caseId}: one copy (its own Idempotency-Key, kept across retries). */
 export async function openCaseOnce(caseId: string): Promise<OpeningAnswer> {
-  const { openingId, item, proof, balance } = await api.money<OpenCaseResponse>('/cases/open', {
+  const { openingId, betId, item, proof, balance } = await api.money<OpenCaseResponse>('/cases/open', {
     body: { caseId },
   });
-  return { results: [{ openingId, item, proof }], balance };
+  return { results: [{ openingId, betId, item, proof }], balance };
 }
 
 /**
