@@ -1,5 +1,8 @@
 import type { AdminWithdrawal, WithdrawalStatus } from '../contract/inventory.ts';
 import type { Db } from './db/index.ts';
+import type { EventBus } from './realtime/bus.ts';
+import { seedCatalogue } from './games/seed.ts';
+import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { HttpError } from './lib/errors.ts';
 import { listAllWithdrawals, resolveWithdrawal } from './inventory/withdrawals.ts';
 
@@ -9,6 +12,7 @@ import { listAllWithdrawals, resolveWithdrawal } from './inventory/withdrawals.t
  *   withdrawals list [pending|completed|failed|all]     the requests (pending by default), oldest first
  *   withdrawals complete <id> [note...]                 the items were handed over
  *   withdrawals fail <id> [note...]                     the items go back to the player's inventory
+ *   catalogue reload                                    write the seed catalogue with the configured RTP
  *
  * Returns the exit code: 0 done, 1 refused (unknown id, not pending), 2 usage error.
  */
@@ -18,6 +22,9 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
   withdrawals list [pending|completed|failed|all]   list withdrawal requests (default: pending)
   withdrawals complete <id> [note...]               mark a pending request completed
   withdrawals fail <id> [note...]                   mark a pending request failed; its items go back
+  catalogue reload                                  write the seed catalogue (names, prices, weights for
+                                                    the configured RTP) and tell running servers to
+                                                    drop their cached copy
 
 The command works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
 The embedded database is single-process: stop the server before using this command with it, or use
@@ -36,8 +43,25 @@ function describe(w: AdminWithdrawal): string {
   return `#${w.id}  ${w.status.padEnd(9)}  user ${w.userId}  ${w.quantity} × ${w.item.name} (${w.item.id}, ${w.item.price} TON each)  ${when}${note}`;
 }
 
-export async function runAdminCli(args: readonly string[], db: Db, io: AdminIo): Promise<number> {
+/** What `catalogue reload` needs besides the database: the RTP to solve weights for, the bus to announce on. */
+export interface CatalogueAdmin {
+  rtp: number;
+  bus: EventBus;
+}
+
+export async function runAdminCli(
+  args: readonly string[],
+  db: Db,
+  io: AdminIo,
+  catalogue?: CatalogueAdmin,
+): Promise<number> {
   const [group, command, ...rest] = args;
+  if (group === 'catalogue' && command === 'reload' && rest.length === 0 && catalogue) {
+    await seedCatalogue(db, catalogue.rtp);
+    await announceCatalogueChange(catalogue.bus, 'reloaded by the operator');
+    io.out(`Catalogue written (RTP ${catalogue.rtp}); running servers were told to reload it.`);
+    return 0;
+  }
   if (group !== 'withdrawals' || !command) {
     io.err(ADMIN_USAGE);
     return 2;
