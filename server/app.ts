@@ -59,7 +59,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const jwtSecret = config.jwtSecret ?? (await sharedSecret(db, 'jwt_secret', generateJwtSecret));
 
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // readable lines for a person at a terminal; JSON lines for log collectors everywhere else
+            ...(process.stdout.isTTY
+              ? {
+                  transport: {
+                    target: 'pino-pretty',
+                    options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+                  },
+                }
+              : {}),
+          },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
