@@ -18,9 +18,6 @@ const BUTTON_FORM = `${FRIENDLY.slice(0, 4)}…${FRIENDLY.slice(-4)}`;
 const PROFILE_FORM = `${FRIENDLY.slice(0, 6)}...${FRIENDLY.slice(-5)}`;
 
 test.beforeEach(async ({ page }) => {
-  page.on('console', (m) => {
-    if (m.type() === 'error') console.log('[page]', m.text().slice(0, 300));
-  });
   await blockExternalRequests(page);
   await page.addInitScript(() => localStorage.setItem('lang', 'en'));
 });
