@@ -37,13 +37,13 @@ export const meAtom = atomWithQuery(() => ({
   queryFn: async (): Promise<User> => (await api.request<MeResponse>('/auth/me')).user,
 }));
 
-/** GET /deposit/balance → TON balance (data: number), polled every 5 s while in use. */
+/** GET /deposit/balance → TON balance (data: exact decimal text), polled every 5 s while in use. */
 export const balanceAtom = atomWithQuery(() => ({ ...balanceQuery, refetchInterval: BALANCE_REFRESH_MS }));
 
 /** The balance query without its polling (the start fetches it once, before the first render). */
 export const balanceQuery = {
   queryKey: queryKeys.balance,
-  queryFn: async (): Promise<number> => (await api.request<BalanceResponse>('/deposit/balance')).balance,
+  queryFn: async (): Promise<string> => (await api.request<BalanceResponse>('/deposit/balance')).balance,
 };
 
 /** GET /users/profile → {stats: {openingsCount}}. */
