@@ -1,4 +1,4 @@
-// The operator's command line: npm run admin -- withdrawals list|complete <id>|fail <id> (see server/admin-cli.ts).
+// The operator's command line: npm run admin -- withdrawals list|complete <id>|fail <id>, catalogue reload (see server/admin-cli.ts).
 import { loadConfig } from '../server/config.ts';
 import { ADMIN_USAGE, runAdmin } from '../server/admin-cli.ts';
 

@@ -8,6 +8,9 @@ import type {
 } from '../contract/inventory.ts';
 import type { Config } from './config.ts';
 import { DatabaseLockedError, openDatabase, type Db } from './db/index.ts';
+import { createBus, type EventBus } from './realtime/bus.ts';
+import { seedCatalogue } from './games/seed.ts';
+import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { HttpError } from './lib/errors.ts';
 import { listAllWithdrawals, resolveWithdrawal, type WithdrawalOutcome } from './inventory/withdrawals.ts';
 
@@ -18,6 +21,7 @@ import { listAllWithdrawals, resolveWithdrawal, type WithdrawalOutcome } from '.
  *   withdrawals list [pending|completed|failed|all]     the requests (pending by default), oldest first
  *   withdrawals complete <id> [note...]                 the items were handed over
  *   withdrawals fail <id> [note...]                     the items go back to the player's inventory
+ *   catalogue reload                                    write the seed catalogue with the configured RTP
  *
  * Returns the exit code: 0 done, 1 refused (unknown id, not pending), 2 usage error.
  */
@@ -27,6 +31,9 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
   withdrawals list [pending|completed|failed|all]   list withdrawal requests (default: pending)
   withdrawals complete <id> [note...]               mark a pending request completed
   withdrawals fail <id> [note...]                   mark a pending request failed; its items go back
+  catalogue reload                                  write the seed catalogue (names, prices, weights for
+                                                    the configured RTP) and tell running servers to
+                                                    drop their cached copy
 
 The command works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
 The embedded database serves one process: while the server runs on it, the command goes through
@@ -114,20 +121,42 @@ export async function runAdmin(args: readonly string[], config: Config, io: Admi
     io.err(`(through the running server at ${url})`);
     return runAdminCli(args, serverBackend(url, config.adminKey), io);
   }
+  // on Postgres the bus reaches running servers (NOTIFY), so a catalogue change shows without a restart
+  const bus = await createBus(database);
   try {
-    return await runAdminCli(args, database.db, io);
+    return await runAdminCli(args, database.db, io, { rtp: config.rtp, bus });
   } finally {
+    await bus.close();
     await database.close();
   }
+}
+
+/** What `catalogue reload` needs besides the database: the RTP to solve weights for, the bus to announce on. */
+export interface CatalogueAdmin {
+  rtp: number;
+  bus: EventBus;
 }
 
 export async function runAdminCli(
   args: readonly string[],
   target: Db | AdminBackend,
   io: AdminIo,
+  catalogue?: CatalogueAdmin,
 ): Promise<number> {
   const backend = target instanceof Kysely ? databaseBackend(target) : target;
   const [group, command, ...rest] = args;
+  if (group === 'catalogue' && command === 'reload' && rest.length === 0) {
+    if (!catalogue || !(target instanceof Kysely)) {
+      io.err(
+        'catalogue reload needs the database itself: stop the server that holds the embedded database first.',
+      );
+      return 1;
+    }
+    await seedCatalogue(target, catalogue.rtp);
+    await announceCatalogueChange(catalogue.bus, 'reloaded by the operator');
+    io.out(`Catalogue written (RTP ${catalogue.rtp}); running servers were told to reload it.`);
+    return 0;
+  }
   if (group !== 'withdrawals' || !command) {
     io.err(ADMIN_USAGE);
     return 2;

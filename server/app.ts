@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyError } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,6 +24,7 @@ import { inventoryRoutes } from './routes/inventory.ts';
 import { upgradeRoutes } from './routes/upgrade.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { seedCatalogue } from './games/seed.ts';
+import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { depositRoutes } from './routes/deposit.ts';
 import { createBus } from './realtime/bus.ts';
 import { depositSocketRoutes } from './realtime/deposits.ts';
@@ -57,7 +59,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger:
       options.logger === false
         ? false
-        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+        : {
+            level: config.logLevel,
+            ...(options.logStream
+              ? { stream: options.logStream }
+              : // readable lines for a person at a terminal; JSON lines for log collectors everywhere else
+                process.stdout.isTTY
+                ? {
+                    transport: {
+                      target: 'pino-pretty',
+                      options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+                    },
+                  }
+                : {}),
+          },
     bodyLimit: config.bodyLimitBytes,
     // X-Forwarded-* only from the proxies the configuration names (none by default)
     trustProxy: trustProxyOption(config.trustProxy),
@@ -117,6 +132,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   if (demo) await seedDemoUser(ctx);
   await seedCatalogue(db, config.rtp);
+  // the seed may have changed prices or weights (another RTP): instances already running drop their copy
+  await announceCatalogueChange(bus, 'seeded at start');
   const payments = createPayments(ctx, app.log);
   app.addHook('onClose', async () => {
     await payments.stop();
@@ -125,6 +142,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   installValidation(app);
   installErrorHandling(app);
+  // answers above 1 KB leave compressed when the client accepts it (brotli, then gzip); what is already
+  // compressed (the built client's .br/.gz files, the cached catalogue) passes through untouched. Request
+  // bodies are never inflated: the Crypto Pay webhook's signature covers the bytes as sent.
+  await app.register(fastifyCompress, {
+    globalCompression: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+  });
   await installRateLimits(app, config.rateLimits);
   // one WebSocket server for every socket route (deposits, the live feed); a protocol error (a bad or
   // oversized frame) closes that socket, and the log gets a count now and then instead of a line each
@@ -322,12 +348,17 @@ async function serveStatic(app: App, config: Config): Promise<void> {
       // a wildcard route looks files up per request, so a rebuild is served without a restart
       wildcard: true,
       index: ['index.html'],
+      // the build writes .br and .gz beside every compressible file: sent as the client accepts them
+      preCompressed: true,
+      // the header below is the whole caching policy (send's own default would replace it)
+      cacheControl: false,
       setHeaders(res, path) {
         // hashed bundles never change; everything else is revalidated
-        res.header(
+        res.setHeader(
           'cache-control',
           path.includes('/static/') ? 'public, max-age=31536000, immutable' : 'no-cache',
         );
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   }
