@@ -354,7 +354,12 @@ export function VerifyPage() {
       <header className="verify-page__header">
         <h1>{t('verify.title')}</h1>
         <p>{t('verify.intro')}</p>
-        {betId ? <Link to="/verify">{t('verify.formLink')}</Link> : null}
+        <nav className="verify-page__nav">
+          <Link to="/" data-testid="verify-home">
+            {t('verify.home')}
+          </Link>
+          {betId ? <Link to="/verify">{t('verify.formLink')}</Link> : null}
+        </nav>
       </header>
       {betId ? <BetVerification betId={betId} /> : null}
       <PasteForm />
