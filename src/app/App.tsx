@@ -5,11 +5,21 @@ import { LoadingScreen } from '../features/launch/LoadingScreen';
 import type { PlatformState } from '../lib/telegram';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Providers } from './Providers';
-import { AppRoutes } from './routes';
+import { AppRoutes, isPublicPath, PublicRoutes } from './routes';
 
 function Launched({ launch }: { launch: Promise<PlatformState> }) {
   const platform = use(launch);
-  if (platform.status !== 'ready') return <LaunchErrorScreen />;
+  if (platform.status !== 'ready') {
+    // the public verifier needs neither Telegram nor a session
+    if (isPublicPath(window.location.pathname)) {
+      return (
+        <BrowserRouter>
+          <PublicRoutes />
+        </BrowserRouter>
+      );
+    }
+    return <LaunchErrorScreen />;
+  }
   return (
     <BrowserRouter>
       <AppRoutes />

@@ -1,5 +1,6 @@
 import { api } from '../api';
 import { initPlatform, type PlatformState } from '../lib/telegram';
+import { isPublicPath } from './routes';
 
 /**
  * Start: make the Telegram platform ready (or mock it with demo launch data), then sign in once if no
@@ -10,6 +11,7 @@ export async function bootstrap(): Promise<PlatformState> {
     console.error('Platform initialization failed', error);
     return { status: 'outside-telegram' } as const;
   });
-  if (platform.status === 'ready') await api.startSession();
+  // the public verifier (/verify) is for anyone: no sign-in before it renders
+  if (platform.status === 'ready' && !isPublicPath(window.location.pathname)) await api.startSession();
   return platform;
 }

@@ -26,9 +26,35 @@ const BattlePage = lazy(() =>
 );
 // The debug scene switcher, a designer's tool: outside the app's layout; it checks itself whether it is on.
 const DebugPage = lazy(() => import('../features/debug/DebugPage').then((m) => ({ default: m.DebugPage })));
+// The public verifier: outside the signed-in layout, so it works without a session (and outside Telegram).
+const VerifyPage = lazy(() =>
+  import('../features/verify/VerifyPage').then((m) => ({ default: m.VerifyPage })),
+);
 const NotFoundPage = lazy(() =>
   import('../features/not-found/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
 );
+
+/** Paths anyone may open without signing in: the launch neither signs in nor requires Telegram for them. */
+export function isPublicPath(pathname: string): boolean {
+  return pathname === '/verify' || pathname.startsWith('/verify/');
+}
+
+/** The routes of a public path, rendered without the platform or a session. */
+export function PublicRoutes() {
+  return (
+    <Routes>
+      <Route path="verify/:betId?" element={<VerifyRoute />} />
+    </Routes>
+  );
+}
+
+function VerifyRoute() {
+  return (
+    <Suspense fallback={null}>
+      <VerifyPage />
+    </Suspense>
+  );
+}
 
 /** Where /deposit leads: the profile, with the deposit sheet open (spec §2). */
 export const DEPOSIT_REDIRECT = '/profile?openDeposit=true';
@@ -44,6 +70,7 @@ export function AppRoutes() {
           </Suspense>
         }
       />
+      <Route path="verify/:betId?" element={<VerifyRoute />} />
       <Route element={<RootLayout />}>
         <Route index element={<CaseListPage />} />
         <Route path="case/:id" element={<CasePage />} />

@@ -174,3 +174,49 @@ export async function verifyOpening(input: OpeningToVerify): Promise<Verificatio
     itemMatches,
   };
 }
+
+/** One HMAC round of rollInt, as shown by the public verifier. */
+export interface RollRound {
+  round: number;
+  /** the HMAC message: `${clientSeed}:${nonce}` or `…:${round}` */
+  message: string;
+  digest: string;
+  /** the four 13-hex-character chunks read as 52-bit integers; `accepted` marks the one taken */
+  chunks: { hex: string; value: number; accepted: boolean }[];
+}
+
+/** rollInt with every step of the computation: the rounds, the limit, the integer taken and its residue. */
+export async function rollIntSteps(
+  serverSeed: string,
+  clientSeed: string,
+  nonce: number,
+  n: number,
+): Promise<{ n: number; limit: number; rounds: RollRound[]; taken: number; roll: number }> {
+  if (!Number.isSafeInteger(n) || n < 1 || n > TWO_POW_52) {
+    throw new RangeError(`n must be an integer in [1, 2^52], got ${n}`);
+  }
+  if (!Number.isSafeInteger(nonce) || nonce < 0) throw new RangeError('nonce must be a non-negative integer');
+  const key = await hmacKey(serverSeed);
+  const limit = Math.floor(TWO_POW_52 / n) * n;
+  const rounds: RollRound[] = [];
+  for (let round = 0; ; round++) {
+    const message = round === 0 ? `${clientSeed}:${nonce}` : `${clientSeed}:${nonce}:${round}`;
+    const digest = await digestWith(key, clientSeed, nonce, round);
+    const chunks: RollRound['chunks'] = [];
+    let taken: number | null = null;
+    for (let i = 0; i < CHUNKS_PER_DIGEST; i++) {
+      const hex = digest.slice(CHUNK_HEX * i, CHUNK_HEX * (i + 1));
+      const value = parseInt(hex, 16);
+      const accepted = taken === null && value < limit;
+      if (accepted) taken = value;
+      chunks.push({ hex, value, accepted });
+    }
+    rounds.push({ round, message, digest, chunks });
+    if (taken !== null) return { n, limit, rounds, taken, roll: taken % n };
+  }
+}
+
+/** An upgrade succeeds when roll / 2^52 < numerator / denominator, compared exactly. */
+export function upgradeSucceeds(roll: number, numerator: string, denominator: string): boolean {
+  return BigInt(roll) * BigInt(denominator) < BigInt(numerator) * BigInt(TWO_POW_52);
+}

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { HistoryEntry, RotateResponse } from '../../../contract/cases.ts';
 import { apiErrorBody } from '../../api';
 import { verifyOpening, type Verification } from '../../lib/fair';
@@ -171,6 +172,9 @@ function OpeningRow({ opening }: { opening: HistoryEntry }) {
           {check.state === 'checking' ? t('fairness.verifying') : t('fairness.verify')}
         </button>
       </div>
+      <Link to={`/verify/${opening.betId}`} className="opening-row__proof" data-testid="history-proof-link">
+        {t('verify.link')} · {opening.betId}
+      </Link>
       {!serverSeed && <span className="fairness-hint">{t('fairness.notRevealed')}</span>}
       {check.state === 'error' && (
         <p className="fairness-error" role="alert">

@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { DropEvent } from '../../../contract/feed.ts';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { dropKey, feedStatusAtom, shownDropsAtom } from '../../state/feed';
@@ -9,20 +10,22 @@ import './feed.css';
 /** One drop. Memoized: a new drop renders one new card, the others stay as they are. */
 const DropCard = memo(function DropCard({ drop }: { drop: DropEvent }) {
   return (
-    <li
-      className="drop-card"
-      data-testid="drop-card"
-      data-drop-id={drop.id}
-      title={`${drop.user.username}: ${drop.item.name} (${drop.case.name})`}
-    >
-      <span className="drop-card__art">
-        <ArtImage src={drop.item.imageUrl} />
-      </span>
-      <span className="drop-card__case" aria-hidden="true">
-        <ArtImage src={drop.case.imageUrl} />
-      </span>
-      <span className="drop-card__name">{drop.item.name}</span>
-      <span className="drop-card__user">{drop.user.username}</span>
+    <li className="drop-card" data-testid="drop-card" data-drop-id={drop.id}>
+      <Link
+        to={`/verify/${drop.betId}`}
+        className="drop-card__link"
+        data-testid="drop-card-link"
+        title={`${drop.user.username}: ${drop.item.name} (${drop.case.name})`}
+      >
+        <span className="drop-card__art">
+          <ArtImage src={drop.item.imageUrl} />
+        </span>
+        <span className="drop-card__case" aria-hidden="true">
+          <ArtImage src={drop.case.imageUrl} />
+        </span>
+        <span className="drop-card__name">{drop.item.name}</span>
+        <span className="drop-card__user">{drop.user.username}</span>
+      </Link>
     </li>
   );
 });
