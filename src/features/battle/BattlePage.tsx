@@ -1,11 +1,17 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BattleReel, battleReelConfig, battleReelHeight, pickWinner } from '../../../scenes/battle-reel';
+import {
+  battleReelConfig,
+  battleReelHeight,
+  pickWinner,
+  type BattleReelScenePlan,
+} from '../../../scenes/battle-reel';
+import type { SceneEvent } from '../../../scenes/runtime';
 import { hapticImpact, hapticSelection } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { playTick, preloadSounds } from '../../lib/sound';
+import { SceneView } from '../../lib/scene/SceneView';
 import { Avatar } from '../../lib/ui/Avatar';
-import { SceneBoundary } from '../../lib/ui/SceneBoundary';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { BATTLE_CASES, BETS, INVENTORY_SLOTS, ROUND } from './cases';
 import './battle.css';
@@ -40,15 +46,30 @@ export function BattlePage() {
     return () => clearTimeout(timer);
   }, [spinning, stop]);
 
-  const onTick = useCallback(() => {
-    playTick();
-    hapticSelection();
-  }, []);
-  const onSettled = useCallback(
-    (winnerIndex: number) => {
-      console.info('Battle demo: the reel stopped on', BATTLE_CASES[winnerIndex]?.id, `(#${winnerIndex})`);
-      hapticImpact('medium');
-      stop();
+  const plan = useMemo<BattleReelScenePlan>(
+    () => ({ images: BATTLE_CASES, winnerIndex: spin.winner, reducedMotion }),
+    [spin, reducedMotion],
+  );
+  const onEvents = useCallback(
+    (events: SceneEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'tick') {
+          playTick();
+          hapticSelection();
+        } else if (event.type === 'settled' && event.result.scene === 'battle-reel') {
+          const winnerIndex = event.result.caseIndex;
+          console.info(
+            'Battle demo: the reel stopped on',
+            BATTLE_CASES[winnerIndex]?.id,
+            `(#${winnerIndex})`,
+          );
+          hapticImpact('medium');
+          stop();
+        } else if (event.type === 'error') {
+          console.error('Battle reel failed', event.message);
+          stop();
+        }
+      }
     },
     [stop],
   );
@@ -105,22 +126,16 @@ export function BattlePage() {
         aria-label={t('battle.reelLabel')}
       >
         {width > 0 && (
-          <SceneBoundary onFail={stop}>
-            <Suspense fallback={null}>
-              <BattleReel
-                width={width}
-                height={battleReelHeight(REEL_PADDING)}
-                images={BATTLE_CASES}
-                winnerIndex={spin.winner}
-                spinId={spin.id}
-                reducedMotion={reducedMotion}
-                resolution={sceneResolution()}
-                className="battle__canvas"
-                onTick={onTick}
-                onSettled={onSettled}
-              />
-            </Suspense>
-          </SceneBoundary>
+          <SceneView
+            scene="battle-reel"
+            plan={plan}
+            play={spin.id}
+            width={width}
+            height={battleReelHeight(REEL_PADDING)}
+            dpr={sceneResolution()}
+            className="battle__canvas"
+            onEvents={onEvents}
+          />
         )}
         <span className="battle__fade battle__fade--left" aria-hidden="true" />
         <span className="battle__fade battle__fade--right" aria-hidden="true" />

@@ -1,18 +1,19 @@
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  BonusWheel,
   bonusWheelConfig,
   pickSpin,
   type BonusSegment,
   type BonusSpin,
+  type BonusWheelScenePlan,
 } from '../../../scenes/bonus-wheel';
+import type { SceneEvent } from '../../../scenes/runtime';
 import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticSelection } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { playTick, preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
-import { SceneBoundary } from '../../lib/ui/SceneBoundary';
+import { SceneView } from '../../lib/scene/SceneView';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { BONUS_WORD, LETTERS_COLLECTED, PRIZE_GRID, WHEEL_PRIZES } from './prizes';
 import './bonus.css';
@@ -65,14 +66,27 @@ export function BonusWheelPage() {
     return () => clearTimeout(timer);
   }, [spinning, stop]);
 
-  const onTick = useCallback(() => {
-    playTick();
-    hapticSelection();
-  }, []);
-  const onSettled = useCallback(() => {
-    hapticImpact('medium');
-    stop();
-  }, [stop]);
+  const plan = useMemo<BonusWheelScenePlan>(
+    () => ({ segments, spin: spin?.spin ?? null, reducedMotion }),
+    [segments, spin, reducedMotion],
+  );
+  const onEvents = useCallback(
+    (events: SceneEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'tick') {
+          playTick();
+          hapticSelection();
+        } else if (event.type === 'settled') {
+          hapticImpact('medium');
+          stop();
+        } else if (event.type === 'error') {
+          console.error('Bonus wheel failed', event.message);
+          stop();
+        }
+      }
+    },
+    [stop],
+  );
 
   return (
     <section className="screen bonus" data-testid="bonus-page">
@@ -91,21 +105,16 @@ export function BonusWheelPage() {
           aria-label={t('bonus.wheelLabel')}
         >
           {size > 0 && (
-            <SceneBoundary onFail={stop}>
-              <Suspense fallback={<span className="bonus__wheel-placeholder" />}>
-                <BonusWheel
-                  size={size}
-                  segments={segments}
-                  spin={spin?.spin ?? null}
-                  spinId={spin?.id ?? 0}
-                  reducedMotion={reducedMotion}
-                  resolution={sceneResolution()}
-                  className="bonus__canvas"
-                  onTick={onTick}
-                  onSettled={onSettled}
-                />
-              </Suspense>
-            </SceneBoundary>
+            <SceneView
+              scene="bonus-wheel"
+              plan={plan}
+              play={spin ? spin.id : null}
+              width={size}
+              height={size}
+              dpr={sceneResolution()}
+              className="bonus__canvas"
+              onEvents={onEvents}
+            />
           )}
         </div>
       </div>
