@@ -31,10 +31,25 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
   let startAt: number | null = null;
   let settled = false;
   let layoutRun = 0;
+  let latest: Promise<void> = Promise.resolve();
+
+  /** Starts a new layout; an older one still baking is dropped when it ends. */
+  function layout(): Promise<void> {
+    latest = layOut(++layoutRun);
+    return latest;
+  }
+
+  /** Resolves once the newest layout (even one started while waiting) is done. */
+  async function laidOut(): Promise<void> {
+    let waited: Promise<void>;
+    do {
+      waited = latest;
+      await waited;
+    } while (waited !== latest);
+  }
 
   /** Bakes the plan's cards and lays the reels out for the current size and config. */
-  async function layout(): Promise<void> {
-    const run = ++layoutRun;
+  async function layOut(run: number): Promise<void> {
     const look = cardLook(config);
     const bakes = [plan.items, ...plan.reels.map((reel) => reel.items)].map((items) =>
       bakeCards(context.renderer, items, look, context.art),
@@ -92,7 +107,8 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
       plan = next;
       startAt = null;
       settled = false;
-      await layout();
+      void layout();
+      await laidOut();
     },
     play(now) {
       if (reels.length === 0) return;

@@ -7,7 +7,7 @@ import {
   type ICanvas,
   type Renderer,
 } from 'pixi.js';
-import { rendererOptions } from '../shared/renderer.ts';
+import { autoRenderer, rendererOptions } from '../shared/renderer.ts';
 import { RuntimeClock } from './clock.ts';
 import type { ArtLoader, Scene, SceneContext, SceneId, SceneSize, SettledResult } from './contract.ts';
 import type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
@@ -188,7 +188,7 @@ export class SceneHost {
         antialias: true,
         backgroundAlpha: 0,
         autoDensity: false,
-        ...rendererOptions(preference),
+        ...rendererOptions(preference ?? autoRenderer()),
       });
       if (surface.closed) {
         renderer.destroy();

@@ -17,6 +17,7 @@ export type ToRuntime =
       scene: SceneId;
       canvas: SurfaceCanvas;
       size: SceneSize;
+      /** Default: WebGL, or canvas 2D where WebGL is a software rasterizer (shared/renderer.ts). */
       renderer?: RendererChoice;
     }
   | { type: 'prepare'; surface: number; plan: unknown }

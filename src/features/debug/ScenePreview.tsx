@@ -34,7 +34,7 @@ export interface Play {
 interface ScenePreviewProps {
   scene: SceneId;
   reels: number;
-  renderer: RendererChoice;
+  renderer: RendererChoice | 'auto';
   width: number;
   /** The play under way or last played; null before the first. */
   play: Play | null;
@@ -70,12 +70,22 @@ export function ScenePreview(props: ScenePreviewProps) {
   const current = play?.scene === scene ? play : null;
   const height = previewHeight(scene, reels, width, config);
   const dpr = sceneResolution();
-  const common = { width, height, dpr, renderer, onSurface, onEvents, className: 'debug-preview__canvas' };
+  const common = {
+    width,
+    height,
+    dpr,
+    renderer: renderer === 'auto' ? undefined : renderer,
+    onSurface,
+    onEvents,
+    className: 'debug-preview__canvas',
+  };
   const playKey = current?.id ?? null;
 
+  // during a play its own cards (a catalogue arriving meanwhile must not prepare the reels again)
+  const cards = current?.items ?? items;
   const roulettePlan = useMemo(
     () => ({
-      items: current?.items ?? items,
+      items: cards,
       reels: current
         ? current.winners.slice(0, reels).map((winner, i) => ({
             items: current.items,
@@ -84,7 +94,7 @@ export function ScenePreview(props: ScenePreviewProps) {
           }))
         : [],
     }),
-    [current, items, reels],
+    [current, cards, reels],
   );
   const chancePlan = useMemo(() => ({ chance: SAMPLE_CHANCE, rolled: current?.rolled ?? null }), [current]);
   const bonusPlan = useMemo(() => ({ segments, spin: current?.spin ?? null }), [current, segments]);
