@@ -82,7 +82,7 @@ for (const mode of ['worker', 'main'] as const) {
 
     // the roulette is mounted and prepared (cards baked) before the tap, then draws nothing at idle
     await expect.poll(async () => (await stats(page)).surfaces).toBe(1);
-    await expect.poll(async () => (await stats(page)).frames).toBeGreaterThan(0);
+    await expect.poll(async () => (await stats(page)).frames, { timeout: 30_000 }).toBeGreaterThan(0);
     await expect.poll(() => framesOver(page, 1_000), { timeout: 15_000 }).toBe(0);
     const idle = await stats(page);
     expect(idle.running).toBe(false);
@@ -97,8 +97,8 @@ for (const mode of ['worker', 'main'] as const) {
     expect(results).toHaveLength(3);
     await expect(page.getByTestId('roulette')).toBeVisible();
 
-    // mid-spin: the runtime draws frames, React does not commit per frame
-    await page.waitForTimeout(1_000);
+    // mid-spin (once the runtime draws the reels): React does not commit per frame
+    await expect.poll(() => framesOver(page, 500), { timeout: 30_000 }).toBeGreaterThan(0);
     const commitsBefore = await commits(page);
     const drawn = await framesOver(page, 3_000);
     const committed = (await commits(page)) - commitsBefore;
