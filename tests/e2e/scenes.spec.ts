@@ -90,6 +90,7 @@ for (const mode of ['worker', 'main'] as const) {
     test.info().annotations.push({ type: 'renderer', description: `${mode}: ${idle.renderers.join(', ')}` });
 
     await page.getByTestId('count-x3').click();
+    const startedBefore = await page.evaluate(() => window.__scenes!.started);
     const answer = page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/cases/open-multiple' && r.request().method() === 'POST',
     );
@@ -98,7 +99,11 @@ for (const mode of ['worker', 'main'] as const) {
     expect(results).toHaveLength(3);
     await expect(page.getByTestId('roulette')).toBeVisible();
 
-    // mid-spin (once the runtime draws the reels): React does not commit per frame
+    // mid-spin (once the runtime reports the reels started: a frame drawn while the x3 reels are still
+    // being laid out is not the spin): React does not commit per frame
+    await expect
+      .poll(() => page.evaluate(() => window.__scenes!.started), { timeout: 60_000 })
+      .toBeGreaterThan(startedBefore);
     await expect.poll(() => framesOver(page, 500), { timeout: 30_000 }).toBeGreaterThan(0);
     const commitsBefore = await commits(page);
     const drawn = await framesOver(page, 3_000);

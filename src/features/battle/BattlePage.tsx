@@ -11,6 +11,7 @@ import { hapticImpact, hapticSelection } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { playTick, preloadSounds } from '../../lib/sound';
 import { SceneView } from '../../lib/scene/SceneView';
+import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { BATTLE_CASES, BETS, INVENTORY_SLOTS, ROUND } from './cases';
@@ -18,8 +19,8 @@ import './battle.css';
 
 /** Space above and below the tiles inside the reel, px. */
 const REEL_PADDING = 12;
-/** Longest a spin may keep the bet buttons disabled (a stalled scene must not lock the screen). */
-const WATCHDOG_MS = battleReelConfig.durationMs + 5_000;
+/** A started spin's length, ms: once it has run this (plus a margin) the bet buttons unlock anyway. */
+const SPIN_MS = battleReelConfig.startLeadMs + battleReelConfig.durationMs;
 
 type Side = 'you' | 'opponent';
 const SIDES: readonly Side[] = ['you', 'opponent'];
@@ -40,11 +41,8 @@ export function BattlePage() {
 
   useEffect(() => preloadSounds(), []);
 
-  useEffect(() => {
-    if (!spinning) return;
-    const timer = setTimeout(stop, WATCHDOG_MS);
-    return () => clearTimeout(timer);
-  }, [spinning, stop]);
+  // a stalled scene must not lock the screen; counted from when the reel really starts, not from the bet
+  const started = useSpinWatchdog(spinning, SPIN_MS, stop);
 
   const plan = useMemo<BattleReelScenePlan>(
     () => ({ images: BATTLE_CASES, winnerIndex: spin.winner, reducedMotion }),
@@ -56,6 +54,8 @@ export function BattlePage() {
         if (event.type === 'tick') {
           playTick();
           hapticSelection();
+        } else if (event.type === 'started') {
+          started();
         } else if (event.type === 'settled' && event.result.scene === 'battle-reel') {
           const winnerIndex = event.result.caseIndex;
           console.info(
@@ -71,7 +71,7 @@ export function BattlePage() {
         }
       }
     },
-    [stop],
+    [stop, started],
   );
 
   const bet = () => {

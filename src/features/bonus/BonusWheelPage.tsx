@@ -14,14 +14,15 @@ import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../..
 import { playTick, preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { SceneView } from '../../lib/scene/SceneView';
+import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { BONUS_WORD, LETTERS_COLLECTED, PRIZE_GRID, WHEEL_PRIZES } from './prizes';
 import './bonus.css';
 
 /** Largest wheel, px: on a wide screen the wheel stops growing. */
 const MAX_WHEEL = 340;
-/** Longest a spin may hold the button before it frees itself (a stalled scene must not lock the screen). */
-const WATCHDOG_MS = bonusWheelConfig.durationMs + 5_000;
+/** A started spin's length, ms: once it has run this (plus a margin) the wheel unlocks anyway. */
+const SPIN_MS = bonusWheelConfig.durationMs;
 
 /**
  * The bonus wheel (/wheel and /bonus), a client-side demonstration (spec §2, §4): 'Spin again' spins the
@@ -60,11 +61,8 @@ export function BonusWheelPage() {
   };
   const stop = useCallback(() => setSpinning(false), []);
 
-  useEffect(() => {
-    if (!spinning) return;
-    const timer = setTimeout(stop, WATCHDOG_MS);
-    return () => clearTimeout(timer);
-  }, [spinning, stop]);
+  // a stalled scene must not lock the screen; counted from when the wheel really starts, not from the tap
+  const started = useSpinWatchdog(spinning, SPIN_MS, stop);
 
   const plan = useMemo<BonusWheelScenePlan>(
     () => ({ segments, spin: spin?.spin ?? null, reducedMotion }),
@@ -76,6 +74,8 @@ export function BonusWheelPage() {
         if (event.type === 'tick') {
           playTick();
           hapticSelection();
+        } else if (event.type === 'started') {
+          started();
         } else if (event.type === 'settled') {
           hapticImpact('medium');
           stop();
@@ -85,7 +85,7 @@ export function BonusWheelPage() {
         }
       }
     },
-    [stop],
+    [stop, started],
   );
 
   return (

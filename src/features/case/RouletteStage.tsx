@@ -10,11 +10,12 @@ import {
 import type { SceneEvent } from '../../../scenes/runtime';
 import { hapticSelection } from '../../lib/haptics';
 import { SceneView } from '../../lib/scene/SceneView';
+import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
 import { playTick } from '../../lib/sound';
 
-/** Longest a spin may take before the win screen shows anyway (a stalled scene must not hold the prize). */
-const WATCHDOG_MS = rouletteConfig.durationMs + 20_000;
+/** A started spin's length, ms: once it has run this (plus a margin) the win screen shows anyway. */
+const SPIN_MS = rouletteConfig.startLeadMs + rouletteConfig.durationMs;
 
 interface RouletteStageProps {
   /** The case's cards: baked while the page is shown, so that the spin starts without waiting for art. */
@@ -53,11 +54,8 @@ export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteS
     if (failed && spinning) onDone();
   }, [failed, spinning, onDone]);
 
-  useEffect(() => {
-    if (!spinning) return;
-    const timer = setTimeout(onDone, WATCHDOG_MS);
-    return () => clearTimeout(timer);
-  }, [spinning, onDone]);
+  // a stalled scene must not hold the prize; counted from when the reels really start, not from the request
+  const started = useSpinWatchdog(spinning, SPIN_MS, onDone);
 
   const onEvents = useCallback(
     (events: SceneEvent[]) => {
@@ -65,6 +63,8 @@ export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteS
         if (event.type === 'tick') {
           playTick();
           hapticSelection();
+        } else if (event.type === 'started') {
+          started();
         } else if (event.type === 'settled') {
           onDone();
         } else if (event.type === 'error') {
@@ -73,7 +73,7 @@ export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteS
         }
       }
     },
-    [onDone],
+    [onDone, started],
   );
 
   return (

@@ -9,13 +9,14 @@ import {
 import type { SceneEvent } from '../../../scenes/runtime';
 import { hapticSelection } from '../../lib/haptics';
 import { SceneView } from '../../lib/scene/SceneView';
+import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
 import { playTick } from '../../lib/sound';
 
 /** The widest the wheel grows, CSS px. */
 const MAX_WHEEL_PX = 240;
-/** Longest a roll may take before the result shows anyway (a stalled scene must not hold the result). */
-const WATCHDOG_MS = chanceWheelConfig.durationMs + chanceWheelConfig.resultDelayMs + 10_000;
+/** A started roll's length, ms: once it has run this (plus a margin) the result shows anyway. */
+const SPIN_MS = chanceWheelConfig.durationMs + chanceWheelConfig.resultDelayMs;
 
 interface UpgradeWheelProps {
   chance: number;
@@ -51,14 +52,10 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
   }, [spinId, onResult]);
 
   useEffect(() => {
-    if (!rolling) return;
-    if (failed) {
-      finish();
-      return;
-    }
-    const timer = setTimeout(finish, WATCHDOG_MS);
-    return () => clearTimeout(timer);
+    if (rolling && failed) finish();
   }, [rolling, failed, finish]);
+  // a stalled wheel must not hold the result; counted from when the wheel really starts, not from the request
+  const started = useSpinWatchdog(rolling && !failed, SPIN_MS, finish);
 
   const plan = useMemo<ChanceWheelScenePlan>(
     () => ({ chance, label, rolled, outcome, reducedMotion }),
@@ -70,6 +67,8 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
         if (event.type === 'tick') {
           playTick();
           hapticSelection();
+        } else if (event.type === 'started') {
+          started();
         } else if (event.type === 'settled') {
           finish();
         } else if (event.type === 'error') {
@@ -78,7 +77,7 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
         }
       }
     },
-    [finish],
+    [finish, started],
   );
 
   return (

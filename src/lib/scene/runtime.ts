@@ -45,6 +45,8 @@ const statsRequests = new Map<number, (stats: RuntimeStats) => void>();
 /** Where the last spins landed, as the runtime reported them (newest last, a few kept). */
 const settledLog: SettledResult[] = [];
 const SETTLED_KEPT = 20;
+/** Spins the runtime has reported started (the reels move from then on, preparation is over). */
+let startedCount = 0;
 
 /** Decodes an image on the main thread (the worker cannot decode SVG): an ImageBitmap, or null. */
 async function decodeArt(url: string): Promise<ImageBitmap | null> {
@@ -71,6 +73,7 @@ function receive(message: FromRuntime): void {
   if (message.type === 'events') {
     frames = message.frames;
     for (const event of message.events) {
+      if (event.type === 'started') startedCount += 1;
       if (event.type !== 'settled') continue;
       settledLog.push(event.result);
       if (settledLog.length > SETTLED_KEPT) settledLog.shift();
@@ -192,6 +195,8 @@ export interface ScenesDebugGlobal {
   readonly frames: number;
   /** Asks the runtime for its counters now. */
   stats(): Promise<RuntimeStats>;
+  /** Spins started so far, as the runtime reported them (a spin's motion runs from its `started`). */
+  readonly started: number;
   /** Where the last spins landed, as the runtime reported them (newest last). */
   readonly settled: readonly SettledResult[];
 }
@@ -208,6 +213,9 @@ window.__scenes = {
     return frames;
   },
   stats: runtimeStats,
+  get started() {
+    return startedCount;
+  },
   settled: settledLog,
 };
 
