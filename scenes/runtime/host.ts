@@ -17,6 +17,12 @@ import { sceneFactories } from './registry.ts';
 const FLUSH_MS = 100;
 /** While the page is hidden (no animation frames), moving scenes are still stepped this often, ms. */
 const HIDDEN_STEP_MS = 200;
+/**
+ * Trace marks around a play (read by the frames benchmark from a Chrome trace): `scene:motion` on the first
+ * frame of a play that moves, `scene:settled` when it ends. Made on whichever thread the host runs.
+ */
+const MOTION_MARK = 'scene:motion';
+const SETTLED_MARK = 'scene:settled';
 
 export interface HostOptions {
   /** Sends a message to the app. */
@@ -43,6 +49,10 @@ interface Surface {
   watch: boolean;
   frameTimes: number[];
   lastFrameAt: number | undefined;
+  /** A play was asked for and its first moving frame is not drawn yet. */
+  playPending: boolean;
+  /** The current play has drawn a moving frame (marked `scene:motion`) and has not settled. */
+  inMotion: boolean;
 }
 
 /**
@@ -119,6 +129,7 @@ export class SceneHost {
         return;
       case 'play':
         this.enqueue(surface, (scene) => {
+          surface.playPending = true;
           scene.play(surface.clock.now());
           this.animate(surface);
         });
@@ -177,6 +188,8 @@ export class SceneHost {
       watch: false,
       frameTimes: [],
       lastFrameAt: undefined,
+      playPending: false,
+      inMotion: false,
     };
     this.surfaces.set(id, surface);
     surface.queue = (async () => {
@@ -222,7 +235,8 @@ export class SceneHost {
         surface.clock.spinStart = startAt;
         emit({ type: 'started', at: startAt });
       },
-      settled(result: SettledResult) {
+      settled: (result: SettledResult) => {
+        this.markSettled(surface);
         emit({ type: 'settled', result });
         flush();
       },
@@ -278,6 +292,7 @@ export class SceneHost {
     for (const surface of this.surfaces.values()) {
       if (!surface.scene || !surface.renderer || !(surface.animating || surface.dirty)) continue;
       const moving = surface.scene.frame(surface.clock.now());
+      if (moving) this.markMotion(surface);
       surface.animating = moving && !surface.clock.isPaused;
       surface.dirty = false;
       surface.renderer.render(surface.stage);
@@ -296,12 +311,29 @@ export class SceneHost {
     this.hiddenTimer = undefined;
     for (const surface of this.surfaces.values()) {
       if (!surface.scene || !surface.animating) continue;
-      surface.animating = surface.scene.frame(surface.clock.now()) && !surface.clock.isPaused;
+      const moving = surface.scene.frame(surface.clock.now());
+      if (moving) this.markMotion(surface);
+      surface.animating = moving && !surface.clock.isPaused;
       surface.dirty = true;
       this.flush(surface);
     }
     this.schedule();
   };
+
+  private markMotion(surface: Surface): void {
+    if (!surface.playPending) return;
+    surface.playPending = false;
+    surface.inMotion = true;
+    performance.mark(MOTION_MARK);
+  }
+
+  private markSettled(surface: Surface): void {
+    // a play that settled before drawing a moving frame made no `scene:motion`: no pair to close
+    const moved = surface.inMotion;
+    surface.playPending = false;
+    surface.inMotion = false;
+    if (moved) performance.mark(SETTLED_MARK);
+  }
 
   private progress(surface: Surface, force: boolean): void {
     if (!surface.watch || (!force && performance.now() - surface.lastFlush < FLUSH_MS)) return;
