@@ -1,19 +1,26 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BattleReel, battleReelConfig, battleReelHeight, pickWinner } from '../../../scenes/battle-reel';
+import {
+  battleReelConfig,
+  battleReelHeight,
+  pickWinner,
+  type BattleReelScenePlan,
+} from '../../../scenes/battle-reel';
+import type { SceneEvent } from '../../../scenes/runtime';
 import { hapticImpact, hapticSelection } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { playTick, preloadSounds } from '../../lib/sound';
+import { SceneView } from '../../lib/scene/SceneView';
+import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { Avatar } from '../../lib/ui/Avatar';
-import { SceneBoundary } from '../../lib/ui/SceneBoundary';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { BATTLE_CASES, BETS, INVENTORY_SLOTS, ROUND } from './cases';
 import './battle.css';
 
 /** Space above and below the tiles inside the reel, px. */
 const REEL_PADDING = 12;
-/** Longest a spin may keep the bet buttons disabled (a stalled scene must not lock the screen). */
-const WATCHDOG_MS = battleReelConfig.durationMs + 5_000;
+/** A started spin's length, ms: once it has run this (plus a margin) the bet buttons unlock anyway. */
+const SPIN_MS = battleReelConfig.startLeadMs + battleReelConfig.durationMs;
 
 type Side = 'you' | 'opponent';
 const SIDES: readonly Side[] = ['you', 'opponent'];
@@ -34,23 +41,37 @@ export function BattlePage() {
 
   useEffect(() => preloadSounds(), []);
 
-  useEffect(() => {
-    if (!spinning) return;
-    const timer = setTimeout(stop, WATCHDOG_MS);
-    return () => clearTimeout(timer);
-  }, [spinning, stop]);
+  // a stalled scene must not lock the screen; counted from when the reel really starts, not from the bet
+  const started = useSpinWatchdog(spinning, SPIN_MS, stop);
 
-  const onTick = useCallback(() => {
-    playTick();
-    hapticSelection();
-  }, []);
-  const onSettled = useCallback(
-    (winnerIndex: number) => {
-      console.info('Battle demo: the reel stopped on', BATTLE_CASES[winnerIndex]?.id, `(#${winnerIndex})`);
-      hapticImpact('medium');
-      stop();
+  const plan = useMemo<BattleReelScenePlan>(
+    () => ({ images: BATTLE_CASES, winnerIndex: spin.winner, reducedMotion }),
+    [spin, reducedMotion],
+  );
+  const onEvents = useCallback(
+    (events: SceneEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'tick') {
+          playTick();
+          hapticSelection();
+        } else if (event.type === 'started') {
+          started();
+        } else if (event.type === 'settled' && event.result.scene === 'battle-reel') {
+          const winnerIndex = event.result.caseIndex;
+          console.info(
+            'Battle demo: the reel stopped on',
+            BATTLE_CASES[winnerIndex]?.id,
+            `(#${winnerIndex})`,
+          );
+          hapticImpact('medium');
+          stop();
+        } else if (event.type === 'error') {
+          console.error('Battle reel failed', event.message);
+          stop();
+        }
+      }
     },
-    [stop],
+    [stop, started],
   );
 
   const bet = () => {
@@ -105,22 +126,16 @@ export function BattlePage() {
         aria-label={t('battle.reelLabel')}
       >
         {width > 0 && (
-          <SceneBoundary onFail={stop}>
-            <Suspense fallback={null}>
-              <BattleReel
-                width={width}
-                height={battleReelHeight(REEL_PADDING)}
-                images={BATTLE_CASES}
-                winnerIndex={spin.winner}
-                spinId={spin.id}
-                reducedMotion={reducedMotion}
-                resolution={sceneResolution()}
-                className="battle__canvas"
-                onTick={onTick}
-                onSettled={onSettled}
-              />
-            </Suspense>
-          </SceneBoundary>
+          <SceneView
+            scene="battle-reel"
+            plan={plan}
+            play={spin.id}
+            width={width}
+            height={battleReelHeight(REEL_PADDING)}
+            dpr={sceneResolution()}
+            className="battle__canvas"
+            onEvents={onEvents}
+          />
         )}
         <span className="battle__fade battle__fade--left" aria-hidden="true" />
         <span className="battle__fade battle__fade--right" aria-hidden="true" />
