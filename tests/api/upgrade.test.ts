@@ -244,8 +244,15 @@ describe('the upgrade game', () => {
     const options = (
       await server.call<UpgradeOptionsResponse>('GET', '/upgrade/options?itemId=cake&coef=1.5', {})
     ).body;
-    const defaultTarget = options.targets[0]!; // 2 × 1.5 = 3: the teddy bear
+    // 2 × 1.5 = 3: the teddy bear; the option carries its chance, the roll's answer only the item
+    const { chance, chanceNumerator, chanceDenominator, ...defaultTarget } = options.targets[0]!;
     expect(defaultTarget.id).toBe('teddy_bear');
+    // chance = base × stake ÷ target = 0.39 × 2 ÷ 3, exactly
+    expect({ chance, chanceNumerator, chanceDenominator }).toEqual({
+      chance: 0.26,
+      chanceNumerator: '13',
+      chanceDenominator: '50',
+    });
 
     const answers: UpgradeRollResponse[] = [];
     for (let i = 0; i < stakes; i++) {
