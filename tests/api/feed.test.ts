@@ -103,12 +103,14 @@ describe('the drops feed on one instance', () => {
     const opened = await openOne(server, token);
     await waitFor(() => live(socket).length === 1, 'the live drop');
     const drop = live(socket)[0]!;
-    expect(Object.keys(drop).sort()).toEqual(['case', 'id', 'item', 'timestamp', 'user']);
+    // betId is public on purpose: it links the drop to its proof page
+    expect(Object.keys(drop).sort()).toEqual(['betId', 'case', 'id', 'item', 'timestamp', 'user']);
     expect(Object.keys(drop.user).sort()).toEqual(['avatar', 'username']);
     expect(Object.keys(drop.case).sort()).toEqual(['id', 'imageBase64', 'imageUrl', 'name']);
     expect(Object.keys(drop.item).sort()).toEqual(['id', 'imageUrl', 'name']);
     expect(drop).toEqual({
       id: opened.openingId,
+      betId: opened.betId,
       timestamp: expect.any(String),
       user: { username: '@ann_drops', avatar: 'https://t.me/i/userpic/320/ann.jpg' },
       case: { id: 'starter', name: starter.name, imageUrl: starter.imageUrl, imageBase64: null },
