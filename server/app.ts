@@ -28,6 +28,9 @@ import { depositSocketRoutes } from './realtime/deposits.ts';
 import { dropFeedRoutes } from './realtime/feed.ts';
 import { createPayments } from './payments/index.ts';
 import { tonconnectRoutes } from './routes/tonconnect.ts';
+import { battleRoutes } from './routes/battles.ts';
+import { raceRoutes } from './routes/race.ts';
+import { BattleClock, battleSocketRoutes } from './realtime/battles.ts';
 
 export interface BuiltApp {
   app: App;
@@ -76,7 +79,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (demo) await seedDemoUser(ctx);
   await seedCatalogue(db, config.rtp);
   const payments = createPayments(ctx, app.log);
+  const battleClock = new BattleClock(ctx, app.log);
   app.addHook('onClose', async () => {
+    await battleClock.close();
     await payments.stop();
     await bus.close();
   });
@@ -100,6 +105,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       depositRoutes(typed, ctx, payments);
       depositSocketRoutes(typed, ctx);
       dropFeedRoutes(typed, ctx);
+      battleRoutes(typed, ctx, battleClock);
+      raceRoutes(typed, ctx);
+      battleSocketRoutes(typed, ctx.bus);
     },
     { prefix: API_PREFIX },
   );
@@ -107,6 +115,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await serveStatic(app, config);
   payments.start();
+  await battleClock.start(); // pays battles a stopped server left rolled, then sweeps periodically
 
   let closed = false;
   return {
