@@ -7,7 +7,8 @@ import globals from 'globals';
 // Import boundaries (DESIGN.md rule 7):
 // - scenes/ imports no React UI, no network, no Telegram SDK, nothing from src/, and touches no DOM;
 // - src/ reaches Pixi only through a scene's public entry (scenes/<name>/index.ts[x]);
-// - the client imports contract/ for types only; server/ and contract/ never import the client.
+// - the client imports contract/ for types only (and contract/money.ts, the dependency-free money
+//   parser and formatter, for values); server/ and contract/ never import the client.
 const network = ['ofetch', 'ws', 'pg', '@electric-sql/*'];
 const telegram = ['@telegram-apps/*', '@tonconnect/*'];
 
@@ -54,7 +55,7 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              regex: '(^|/)contract/',
+              regex: '(^|/)contract/(?!money(\\.ts)?$)',
               allowTypeImports: true,
               message: 'The client imports contract/ types only (import type ...).',
             },

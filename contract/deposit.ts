@@ -1,16 +1,20 @@
 import { Type, type Static } from 'typebox';
-import { Ton } from './common.ts';
+import { Ton, TonInput } from './common.ts';
 
-/** Smallest deposit the server accepts for invoices and demo deposits, in TON. */
-export const DEPOSIT_MIN_TON = 0.01;
-/** Largest single invoice or demo deposit, in TON. */
-export const DEPOSIT_MAX_TON = 10_000;
+/** Smallest deposit the server accepts for invoices and demo deposits, TON as decimal text. */
+export const DEPOSIT_MIN_TON = '0.01';
+/** Largest single invoice or demo deposit, TON as decimal text. */
+export const DEPOSIT_MAX_TON = '10000';
 
 export const DepositMethod = Type.Union([Type.Literal('ton'), Type.Literal('cryptobot')]);
 export type DepositMethod = Static<typeof DepositMethod>;
 
-/** A deposit amount in TON, as the player typed it (floored to whole nanoTON by the server). */
-const DepositAmount = Type.Number({ minimum: DEPOSIT_MIN_TON, maximum: DEPOSIT_MAX_TON });
+/**
+ * A deposit amount in TON as the player typed it, decimal text. The server parses it exactly (parseTon):
+ * text that is not a decimal, is finer than one nanoTON, or lies outside [DEPOSIT_MIN_TON, DEPOSIT_MAX_TON]
+ * is 400 INVALID_AMOUNT.
+ */
+const DepositAmount = TonInput;
 
 /** GET /deposit/info — how this player can deposit. */
 export const DepositInfo = Type.Object({
@@ -48,7 +52,7 @@ export const CryptobotInvoiceResponse = Type.Object({
   webAppInvoiceUrl: Type.Union([Type.String(), Type.Null()]),
   /** our invoice id */
   invoiceId: Type.String(),
-  /** the amount that will be credited once paid (floored to nanoTON) */
+  /** the amount that will be credited once paid */
   amount: Ton,
   /** true for a demo invoice: nothing to pay, the credit lands after a short delay */
   demo: Type.Boolean(),

@@ -1,3 +1,4 @@
+export * from './money.ts';
 export * from './common.ts';
 export * from './auth.ts';
 export * from './users.ts';

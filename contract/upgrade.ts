@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Item } from './cases.ts';
+import { Ton } from './common.ts';
 
 /**
  * The upgrade game (spec §2, §4, §9): stake one inventory item and a multiplier; with probability
@@ -98,7 +99,7 @@ export const UpgradeOptionsResponse = Type.Object({
   coef: Type.Number(),
   chance: Type.Number({ minimum: 0, maximum: 1 }),
   /** stake price × coef, TON: what a target is measured against */
-  targetPrice: Type.Number(),
+  targetPrice: Ton,
   /**
    * The valid targets, closest to targetPrice first (a short list). The first one is the default target
    * (the catalogue item dearer than the stake whose price is closest to targetPrice, the cheaper on a tie),

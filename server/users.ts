@@ -3,8 +3,8 @@ import type { User } from '../contract/auth.ts';
 import type { Db } from './db/index.ts';
 import type { UsersTable } from './db/schema.ts';
 import type { TelegramUser } from './auth/init-data.ts';
-import { nanoToTon } from './lib/money.ts';
 import { unauthorized } from './lib/errors.ts';
+import { formatTon } from '../contract/money.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -16,7 +16,7 @@ export function toApiUser(row: UserRow): User {
     username: row.username,
     photoUrl: row.photo_url,
     languageCode: row.language_code,
-    balance: nanoToTon(row.balance_nano),
+    balance: formatTon(row.balance_nano),
   };
 }
 

@@ -44,7 +44,7 @@ export interface RouletteConfig {
   priceFontSize: number;
   /** Font family of the texts baked into cards. */
   fontFamily: string;
-  /** Text drawn after the price (the price itself always shows 2 decimals, spec §9). */
+  /** Text drawn after the price (the price text comes formatted by the caller: at least 2 decimals, spec §9). */
   priceSuffix: string;
 }
 

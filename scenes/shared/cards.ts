@@ -6,8 +6,8 @@ export type Rarity = 'common' | 'uncommon' | 'rare' | 'epic' | 'legendary';
 export interface CardFace {
   id: string;
   name: string;
-  /** Price in TON, drawn with 2 decimals. */
-  price: number;
+  /** the price as shown, already formatted by the caller (every significant decimal, locale separators) */
+  price: string;
   imageUrl: string;
   rarity: Rarity;
 }
@@ -106,7 +106,7 @@ async function bakeCard(renderer: Renderer, face: CardFace, look: CardLook): Pro
     card.addChild(name);
   }
   const price = new Text({
-    text: `${face.price.toFixed(2)}${look.priceSuffix}`,
+    text: `${face.price}${look.priceSuffix}`,
     style: {
       fill: look.priceColor,
       fontFamily: look.fontFamily,

@@ -6,7 +6,7 @@ import {
   type ProfileLevel,
 } from '../../contract/users.ts';
 import type { Db } from '../db/index.ts';
-import { NANO_PER_TON } from '../lib/money.ts';
+import { NANO_PER_TON } from '../../contract/money.ts';
 
 /**
  * Achievements, computed from the player's real history (the openings table), never stored:

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Case, Item } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { CasesTable, ItemsTable } from '../db/schema.ts';
-import { nanoToTon } from '../lib/money.ts';
+import { formatTon } from '../../contract/money.ts';
 
 /** Reading the catalogue (written at start by seedCatalogue) and turning rows into API shapes. */
 
@@ -20,7 +20,7 @@ export function toApiItem(row: ItemRow): Item {
   return {
     id: row.id,
     name: row.name,
-    price: nanoToTon(row.price_nano),
+    price: formatTon(row.price_nano),
     imageUrl: row.image_url,
     imageBase64: null,
     rarity: row.rarity,
@@ -33,7 +33,7 @@ export function toApiCase(row: CaseRow, entries: readonly CaseEntry[]): Case {
     id: row.id,
     name: row.name,
     description: row.description,
-    price: nanoToTon(row.price_nano),
+    price: formatTon(row.price_nano),
     imageUrl: row.image_url,
     imageBase64: null,
     isActive: row.is_active,

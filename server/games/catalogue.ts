@@ -14,7 +14,7 @@
  * integer arithmetic, so the same rtp always gives the same weights.
  */
 
-import { NANO_PER_TON, tonToNano } from '../lib/money.ts';
+import { NANO_PER_TON, parseTon } from '../../contract/money.ts';
 
 export type Rarity = 'common' | 'uncommon' | 'rare' | 'epic' | 'legendary';
 
@@ -104,7 +104,7 @@ const ITEM_ROWS: [string, string, string][] = [
 ];
 
 export const SEED_ITEMS: SeedItem[] = ITEM_ROWS.map(([id, name, price]) => {
-  const priceNano = tonToNano(price);
+  const priceNano = parseTon(price);
   return { id, name, priceNano, rarity: rarityForPrice(priceNano), imageUrl: `/assets/items/${id}.svg` };
 });
 
@@ -386,7 +386,7 @@ export function solveWeights(
 export function buildCatalogue(rtp = DEFAULT_RTP): SeedCase[] {
   if (!Number.isFinite(rtp) || rtp <= 0) throw new RangeError(`rtp out of range: ${rtp}`);
   return CASE_DESIGNS.map((d, position) => {
-    const casePrice = tonToNano(d.price);
+    const casePrice = parseTon(d.price);
     const prices = d.items.map(([itemId]) => {
       const item = SEED_ITEMS_BY_ID.get(itemId);
       if (!item) throw new Error(`case ${d.id}: unknown item ${itemId}`);

@@ -3,10 +3,10 @@ import type { HistoryEntry, OpenResult } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
-import { nanoToTon } from '../lib/money.ts';
 import type { DropRow } from '../realtime/feed.ts';
 import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
 import { takeNonces } from './fairness.ts';
+import { formatTon } from '../../contract/money.ts';
 
 type Trx = Transaction<Database>;
 
@@ -221,11 +221,11 @@ export async function openingHistory(
     openings: rows.map((r) => ({
       id: r.id.toString(),
       createdAt: r.created_at.toISOString(),
-      case: { id: r.case_id, name: r.case_name, price: nanoToTon(r.paid_nano) },
+      case: { id: r.case_id, name: r.case_name, price: formatTon(r.paid_nano) },
       item: {
         id: r.item_id,
         name: r.item_name,
-        price: nanoToTon(r.item_price_nano),
+        price: formatTon(r.item_price_nano),
         imageUrl: r.item_image_url,
         imageBase64: null,
         rarity: r.item_rarity,

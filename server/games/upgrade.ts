@@ -9,12 +9,12 @@ import {
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../lib/errors.ts';
-import { nanoToTon } from '../lib/money.ts';
 import { lockPlayer, takeFromInventory } from '../inventory/inventory.ts';
 import { toApiItem, type ItemRow } from './cases.ts';
 import { TWO_POW_52, rollInt } from './fair.ts';
 import { takeNonces } from './fairness.ts';
 import { addToInventory } from './opening.ts';
+import { formatTon } from '../../contract/money.ts';
 
 /**
  * The upgrade game (spec §4, §9; DESIGN.md rules 1 and 4): a player stakes one inventory item at a
@@ -174,7 +174,7 @@ export async function upgradeOptions(
     stake: toApiItem(stake),
     coef,
     chance: chanceValue(upgradeChance(basePpm, coef)),
-    targetPrice: nanoToTon((stake.price_nano * BigInt(coefTenths(coef))) / 10n),
+    targetPrice: formatTon((stake.price_nano * BigInt(coefTenths(coef))) / 10n),
     targets: targets.slice(0, UPGRADE_OPTIONS_LIMIT).map(toApiItem),
   };
 }
@@ -324,7 +324,7 @@ export async function upgradeHistory(
         stake: {
           id: r.stake_item_id,
           name: r.stake_name,
-          price: nanoToTon(r.stake_price_nano),
+          price: formatTon(r.stake_price_nano),
           imageUrl: r.stake_image_url,
           imageBase64: null,
           rarity: r.stake_rarity,
@@ -332,7 +332,7 @@ export async function upgradeHistory(
         target: {
           id: r.target_item_id,
           name: r.target_name,
-          price: nanoToTon(r.target_price_nano),
+          price: formatTon(r.target_price_nano),
           imageUrl: r.target_image_url,
           imageBase64: null,
           rarity: r.target_rarity,

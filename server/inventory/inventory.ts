@@ -3,7 +3,7 @@ import type { InventoryEntry, SellResponse } from '../../contract/inventory.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { conflict, notFound, unauthorized } from '../lib/errors.ts';
-import { nanoToTon } from '../lib/money.ts';
+import { formatTon } from '../../contract/money.ts';
 
 /**
  * What players hold, and turning it back into balance.
@@ -33,7 +33,7 @@ export async function listInventory(db: Db, userId: bigint): Promise<InventoryEn
   return rows.map((r) => ({
     id: r.item_id,
     quantity: r.quantity,
-    item: { id: r.item_id, name: r.name, imageUrl: r.image_url, price: nanoToTon(r.price_nano) },
+    item: { id: r.item_id, name: r.name, imageUrl: r.image_url, price: formatTon(r.price_nano) },
   }));
 }
 
@@ -141,9 +141,9 @@ async function creditSale(trx: Trx, userId: bigint, lines: readonly SaleLine[]):
     )
     .execute();
   return {
-    sold: lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, amount: nanoToTon(l.amountNano) })),
-    total: nanoToTon(totalNano),
-    balance: nanoToTon(updated.balance_nano),
+    sold: lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, amount: formatTon(l.amountNano) })),
+    total: formatTon(totalNano),
+    balance: formatTon(updated.balance_nano),
   };
 }
 

@@ -3,8 +3,8 @@ import type { AdminWithdrawal, Withdrawal, WithdrawalStatus } from '../../contra
 import type { Db } from '../db/index.ts';
 import type { Database, WithdrawalsTable } from '../db/schema.ts';
 import { conflict, notFound } from '../lib/errors.ts';
-import { nanoToTon } from '../lib/money.ts';
 import { giveToInventory, lockPlayer, takeFromInventory } from './inventory.ts';
+import { formatTon } from '../../contract/money.ts';
 
 /**
  * Withdrawals: a player moves items out of their inventory into a request (pending, in one transaction);
@@ -31,7 +31,7 @@ function toApiWithdrawal(row: WithdrawalRow & ItemFields): Withdrawal {
       id: row.item_id,
       name: row.item_name,
       imageUrl: row.item_image_url,
-      price: nanoToTon(row.item_price_nano),
+      price: formatTon(row.item_price_nano),
     },
     quantity: row.quantity,
     status: row.status,

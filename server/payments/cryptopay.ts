@@ -1,9 +1,8 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { tonToNano } from '../lib/money.ts';
-import { nanoToDecimal } from './amounts.ts';
 import { creditDeposit } from './credit.ts';
+import { formatTon, tryParseTon } from '../../contract/money.ts';
 
 /**
  * Crypto Pay (CryptoBot) API: https://pay.crypt.bot/api/<method> (testnet: https://testnet-pay.crypt.bot/api),
@@ -152,9 +151,9 @@ export async function createCryptoPayInvoice(
   try {
     invoice = await client.createInvoice({
       asset,
-      amount: nanoToDecimal(amountNano),
+      amount: formatTon(amountNano),
       payload: id,
-      description: `Giftcases balance top-up: ${nanoToDecimal(amountNano)} ${asset}`,
+      description: `Giftcases balance top-up: ${formatTon(amountNano)} ${asset}`,
     });
   } catch (err) {
     await ctx.db
@@ -259,10 +258,6 @@ export async function handleCryptoPayUpdate(
 }
 
 function parseAmount(value: unknown): bigint | null {
-  if (typeof value !== 'string' && typeof value !== 'number') return null;
-  try {
-    return tonToNano(value);
-  } catch {
-    return null;
-  }
+  if (typeof value === 'number') return Number.isFinite(value) ? tryParseTon(String(value)) : null;
+  return typeof value === 'string' ? tryParseTon(value) : null;
 }

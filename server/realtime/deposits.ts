@@ -1,8 +1,8 @@
 import type { DepositCreditedMessage, DepositMethod } from '../../contract/deposit.ts';
 import type { App, AppContext } from '../context.ts';
-import { nanoToTon } from '../lib/money.ts';
 import type { EventBus } from './bus.ts';
 import { authenticateSocket, messageText, sendJson, SocketHub, type Socket } from './sockets.ts';
+import { formatTon } from '../../contract/money.ts';
 
 /** Bus channel of credited deposits. */
 export const DEPOSITS_CHANNEL = 'deposits';
@@ -52,8 +52,8 @@ export function depositSocketRoutes(app: App, ctx: AppContext): void {
     }
     const message: DepositCreditedMessage = {
       type: 'deposit_credited',
-      amount: nanoToTon(BigInt(payload.amountNano)),
-      balance: nanoToTon(BigInt(payload.balanceNano)),
+      amount: formatTon(BigInt(payload.amountNano)),
+      balance: formatTon(BigInt(payload.balanceNano)),
       method: payload.method,
       id: payload.id,
       demo: payload.demo,

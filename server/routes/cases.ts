@@ -14,10 +14,10 @@ import type { App, AppContext } from '../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { notFound } from '../lib/errors.ts';
 import { withIdempotency } from '../lib/idempotency.ts';
-import { nanoToTon } from '../lib/money.ts';
 import { findCase, listCases } from '../games/cases.ts';
 import { openCase, openingHistory } from '../games/opening.ts';
 import { announceDrops, type DropRow } from '../realtime/feed.ts';
+import { formatTon } from '../../contract/money.ts';
 
 /** History paging defaults (spec §9). */
 const HISTORY_PAGE = 1;
@@ -72,7 +72,7 @@ export function caseRoutes(app: App, ctx: AppContext): void {
       const answer = await withIdempotency(ctx.db, request, reply, async (trx) => {
         const outcome = await openCase(trx, request.userId, request.body.caseId, 1);
         drops.splice(0, drops.length, ...outcome.drops);
-        return { ...outcome.results[0]!, balance: nanoToTon(outcome.balanceNano) };
+        return { ...outcome.results[0]!, balance: formatTon(outcome.balanceNano) };
       });
       // committed (a refusal threw; a replayed answer opened nothing): now the feed may hear of it
       announceDrops(ctx.bus, drops, request.log);
@@ -92,7 +92,7 @@ export function caseRoutes(app: App, ctx: AppContext): void {
       const answer = await withIdempotency(ctx.db, request, reply, async (trx) => {
         const outcome = await openCase(trx, request.userId, caseId, amount);
         drops.splice(0, drops.length, ...outcome.drops);
-        return { success: true as const, results: outcome.results, balance: nanoToTon(outcome.balanceNano) };
+        return { success: true as const, results: outcome.results, balance: formatTon(outcome.balanceNano) };
       });
       announceDrops(ctx.bus, drops, request.log);
       return answer;

@@ -15,18 +15,17 @@ import type { App, AppContext } from '../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { getUser } from '../users.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../lib/errors.ts';
-import { nanoToTon, tonToNano } from '../lib/money.ts';
 import type { Payments } from '../payments/index.ts';
 import { publicTonAddress } from '../payments/index.ts';
 import { depositCommentFor } from '../payments/comments.ts';
 import { DEMO_TON_ADDRESS, newDemoCreditId } from '../payments/demo.ts';
-import { nanoToDecimal } from '../payments/amounts.ts';
 import {
   CryptoPayError,
   createCryptoPayInvoice,
   handleCryptoPayUpdate,
   verifyCryptoPaySignature,
 } from '../payments/cryptopay.ts';
+import { formatTon, parseTon, tryParseTon } from '../../contract/money.ts';
 
 /** The player's deposit endpoints (/deposit/...) and the payment providers' webhooks (/payments/...). */
 export function depositRoutes(app: App, ctx: AppContext, payments: Payments): void {
@@ -38,7 +37,7 @@ export function depositRoutes(app: App, ctx: AppContext, payments: Payments): vo
     { preHandler: auth, schema: { response: { 200: BalanceResponse } } },
     async (request) => {
       const user = await getUser(ctx.db, request.userId);
-      return { balance: nanoToTon(user.balance_nano) };
+      return { balance: formatTon(user.balance_nano) };
     },
   );
 
@@ -75,7 +74,7 @@ export function depositRoutes(app: App, ctx: AppContext, payments: Payments): vo
       },
     },
     async (request) => {
-      const amountNano = tonToNano(request.body.amount);
+      const amountNano = depositAmountNano(request.body.amount);
       if (modes.cryptobot === 'off') {
         throw notFound('DEPOSIT_METHOD_OFF', 'CryptoBot deposits are not available on this server');
       }
@@ -104,13 +103,13 @@ export function depositRoutes(app: App, ctx: AppContext, payments: Payments): vo
           miniAppInvoiceUrl: null,
           webAppInvoiceUrl: null,
           invoiceId,
-          amount: nanoToTon(amountNano),
+          amount: formatTon(amountNano),
           demo: true,
         };
       }
       try {
         const created = await createCryptoPayInvoice(ctx, payments.cryptoPay!, request.userId, amountNano);
-        return { ...created, amount: nanoToTon(amountNano), demo: false };
+        return { ...created, amount: formatTon(amountNano), demo: false };
       } catch (err) {
         if (!(err instanceof CryptoPayError)) throw err;
         request.log.error({ err }, 'Crypto Pay invoice not created');
@@ -137,11 +136,11 @@ export function depositRoutes(app: App, ctx: AppContext, payments: Payments): vo
           `Demo deposits are off for ${method}: the server is not in demo mode or the real provider is configured`,
         );
       }
-      const amountNano = tonToNano(request.body.amount);
+      const amountNano = depositAmountNano(request.body.amount);
       const id = payments.demo.schedule(request.userId, amountNano, method);
       return {
         id,
-        amount: nanoToTon(amountNano),
+        amount: formatTon(amountNano),
         method,
         creditInMs: payments.demo.delayMs,
         demo: true as const,
@@ -172,7 +171,7 @@ export function depositRoutes(app: App, ctx: AppContext, payments: Payments): vo
         void reply
           .header('content-type', 'text/html; charset=utf-8')
           .header('cache-control', 'no-store')
-          .send(demoInvoicePage(nanoToDecimal(row.amount_nano), credited));
+          .send(demoInvoicePage(formatTon(row.amount_nano), credited));
       },
     );
   }
@@ -224,4 +223,22 @@ function demoInvoicePage(amount: string, credited: boolean): string {
 <p>This server runs without a Crypto Pay token, so no payment is taken here and none is needed.</p>
 <p>${status} You can close this tab.</p>
 </body></html>`;
+}
+
+const MIN_NANO = parseTon(DEPOSIT_MIN_TON);
+const MAX_NANO = parseTon(DEPOSIT_MAX_TON);
+
+/** A typed deposit amount → exact nanoTON, or 400 INVALID_AMOUNT (not a decimal, finer than 1 nanoTON, out of range). */
+function depositAmountNano(text: string): bigint {
+  const nano = tryParseTon(text);
+  if (nano === null) {
+    throw badRequest('INVALID_AMOUNT', 'amount must be a decimal number of TON with at most 9 decimals');
+  }
+  if (nano < MIN_NANO || nano > MAX_NANO) {
+    throw badRequest(
+      'INVALID_AMOUNT',
+      `amount must be between ${DEPOSIT_MIN_TON} and ${DEPOSIT_MAX_TON} TON`,
+    );
+  }
+  return nano;
 }

@@ -7,6 +7,7 @@ import type {
   OpenMultipleResponse,
   OpenResult,
 } from '../../contract/cases.ts';
+import { tryParseTon } from '../../contract/money.ts';
 import { api } from '../api';
 import { queryKeys } from './queries';
 import { queryClient } from './store';
@@ -40,7 +41,8 @@ export function caseAtom(id: string): CaseQueryAtom {
 /** What an opening answered: one result per copy, and the balance after the debit. */
 export interface OpeningAnswer {
   results: OpenResult[];
-  balance: number;
+  /** TON, exact decimal text */
+  balance: string;
 }
 
 /** POST /cases/open-multiple {caseId, amount}: `amount` copies (1 to 3) in one request and one debit. */
@@ -65,8 +67,8 @@ export async function openCaseOnce(caseId: string): Promise<OpeningAnswer> {
  * After a balance change the server answered with: show the new balance at once (a poll in flight must
  * not overwrite it with an older value) and refresh what depends on it.
  */
-export async function applyBalance(balance: number | undefined): Promise<void> {
-  if (typeof balance === 'number' && Number.isFinite(balance)) {
+export async function applyBalance(balance: string | undefined): Promise<void> {
+  if (typeof balance === 'string' && tryParseTon(balance) !== null) {
     await queryClient.cancelQueries({ queryKey: queryKeys.balance });
     queryClient.setQueryData(queryKeys.balance, balance);
   } else {
@@ -87,5 +89,5 @@ export async function sellItem(itemId: string, quantity = 1): Promise<void> {
     typeof answer === 'object' && answer !== null && 'balance' in answer
       ? (answer as { balance: unknown }).balance
       : undefined;
-  await applyBalance(typeof balance === 'number' ? balance : undefined);
+  await applyBalance(typeof balance === 'string' ? balance : undefined);
 }

@@ -37,10 +37,10 @@ export const meAtom = atomWithQuery(() => ({
   queryFn: async (): Promise<User> => (await api.request<MeResponse>('/auth/me')).user,
 }));
 
-/** GET /deposit/balance → TON balance (data: number), polled every 5 s while in use. */
+/** GET /deposit/balance → TON balance (data: exact decimal text), polled every 5 s while in use. */
 export const balanceAtom = atomWithQuery(() => ({
   queryKey: queryKeys.balance,
-  queryFn: async (): Promise<number> => (await api.request<BalanceResponse>('/deposit/balance')).balance,
+  queryFn: async (): Promise<string> => (await api.request<BalanceResponse>('/deposit/balance')).balance,
   refetchInterval: BALANCE_REFRESH_MS,
 }));
 

@@ -107,7 +107,7 @@ describe.skipIf(!postgresUrl)('two instances on one Postgres', () => {
     // the invoice is made on A, and Crypto Pay's webhook lands on A too
     const res = await a.call<{ invoiceId: string }>('POST', '/deposit/cryptobot-invoice', {
       token,
-      body: { amount: 4 },
+      body: { amount: '4' },
     });
     const invoice = [...cryptoPay.invoices.values()].find((i) => i.payload === res.body.invoiceId)!;
     const hook = signedWebhook(cryptoPay.token, invoicePaidUpdate(invoice));
@@ -118,8 +118,8 @@ describe.skipIf(!postgresUrl)('two instances on one Postgres', () => {
     expect(paid.status).toBe(200);
     expect(await onB.next('deposit_credited')).toEqual({
       type: 'deposit_credited',
-      amount: 4,
-      balance: 4,
+      amount: '4',
+      balance: '4',
       method: 'cryptobot',
       id: `cryptopay:${invoice.invoice_id}`,
       demo: false,
@@ -134,7 +134,7 @@ describe.skipIf(!postgresUrl)('two instances on one Postgres', () => {
     // the other player then gets their own credit, on both instances, and never saw the first one
     const res2 = await b.call<{ invoiceId: string }>('POST', '/deposit/cryptobot-invoice', {
       token: otherToken,
-      body: { amount: 1 },
+      body: { amount: '1' },
     });
     const invoice2 = [...cryptoPay.invoices.values()].find((i) => i.payload === res2.body.invoiceId)!;
     const hook2 = signedWebhook(cryptoPay.token, invoicePaidUpdate(invoice2));
@@ -145,7 +145,7 @@ describe.skipIf(!postgresUrl)('two instances on one Postgres', () => {
     for (const s of [otherOnA, otherOnB]) {
       await s.next('deposit_credited');
       expect(s.messages.filter((m) => m.type === 'deposit_credited')).toEqual([
-        expect.objectContaining({ id: `cryptopay:${invoice2.invoice_id}`, amount: 1 }),
+        expect.objectContaining({ id: `cryptopay:${invoice2.invoice_id}`, amount: '1' }),
       ]);
     }
     expect(onB.messages.filter((m) => m.type === 'deposit_credited')).toHaveLength(1);

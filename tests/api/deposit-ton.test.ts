@@ -91,7 +91,7 @@ describe('TON deposits through the toncenter v3 watcher', () => {
       ton: { address: WALLET.toString(), demo: false },
       cryptobot: false,
       demo: false,
-      minAmount: 0.01,
+      minAmount: '0.01',
     });
     const comment = (first.body as { ton: { comment: string } }).ton.comment;
     expect(comment).toMatch(/^gc-[a-z2-9]{10}$/);
@@ -115,8 +115,8 @@ describe('TON deposits through the toncenter v3 watcher', () => {
     const msg = await socket.next('deposit_credited');
     expect(msg).toEqual({
       type: 'deposit_credited',
-      amount: 1.5,
-      balance: 1.5,
+      amount: '1.5',
+      balance: '1.5',
       method: 'ton',
       id: `ton:${hex(tx)}`,
       demo: false,

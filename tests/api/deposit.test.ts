@@ -9,6 +9,7 @@ import {
 } from '../stand-ins/cryptopay.ts';
 import { waitFor } from '../stand-ins/http.ts';
 import { openSocket, type TestSocket } from '../stand-ins/ws-client.ts';
+import { parseTon } from '../../contract/money.ts';
 
 const WEBHOOK = '/payments/cryptopay/webhook';
 
@@ -23,8 +24,8 @@ async function authedSocket(server: TestServer, token: string): Promise<TestSock
   return socket;
 }
 
-async function balance(server: TestServer, token: string): Promise<number> {
-  const res = await server.call<{ balance: number }>('GET', '/deposit/balance', { token });
+async function balance(server: TestServer, token: string): Promise<string> {
+  const res = await server.call<{ balance: string }>('GET', '/deposit/balance', { token });
   expect(res.status).toBe(200);
   return res.body.balance;
 }
@@ -58,7 +59,7 @@ describe('CryptoBot deposits through Crypto Pay', () => {
   });
 
   /** Creates an invoice for the player through our API; returns it as Crypto Pay stored it. */
-  async function invoiceFor(token: string, amount: number) {
+  async function invoiceFor(token: string, amount: string) {
     const res = await server.call<{ invoiceUrl: string; invoiceId: string }>(
       'POST',
       '/deposit/cryptobot-invoice',
@@ -83,8 +84,8 @@ describe('CryptoBot deposits through Crypto Pay', () => {
         cryptobot: true,
         cryptobotDemo: false,
         demo: false,
-        minAmount: 0.01,
-        maxAmount: 10000,
+        minAmount: '0.01',
+        maxAmount: '10000',
       },
     });
   });
@@ -94,7 +95,7 @@ describe('CryptoBot deposits through Crypto Pay', () => {
     const before = cryptoPay.requests.length;
     const res = await server.call<Record<string, unknown>>('POST', '/deposit/cryptobot-invoice', {
       token,
-      body: { amount: 1.25 },
+      body: { amount: '1.25' },
     });
     expect(res.status).toBe(200);
     const req = cryptoPay.requests[before]!;
@@ -114,7 +115,7 @@ describe('CryptoBot deposits through Crypto Pay', () => {
       miniAppInvoiceUrl: invoice.mini_app_invoice_url,
       webAppInvoiceUrl: invoice.web_app_invoice_url,
       invoiceId: invoice.payload,
-      amount: 1.25,
+      amount: '1.25',
       demo: false,
     });
     const row = await server.built.ctx.db
@@ -131,32 +132,43 @@ describe('CryptoBot deposits through Crypto Pay', () => {
       status: 'active',
       url: invoice.bot_invoice_url,
     });
-    // amounts are floored to nanoTON before they are asked for
-    const floored = await server.call<{ amount: number }>('POST', '/deposit/cryptobot-invoice', {
-      token,
-      body: { amount: 2.0000000019 },
-    });
-    expect(floored.body.amount).toBe(2.000000001);
-    expect(JSON.parse(cryptoPay.requests.at(-1)!.body)).toMatchObject({ amount: '2.000000001' });
+    // typed amounts are exact to the nanoTON at any size (8192 TON and up once lost a nanoTON to floats)
+    for (const [typed, exact] of [
+      ['8192.000000001', '8192.000000001'],
+      ['9999,999999999', '9999.999999999'],
+      ['2.50', '2.5'],
+      ['0.01', '0.01'],
+    ] as const) {
+      const answer = await server.call<{ amount: string }>('POST', '/deposit/cryptobot-invoice', {
+        token,
+        body: { amount: typed },
+      });
+      expect(answer.body.amount, typed).toBe(exact);
+      expect(JSON.parse(cryptoPay.requests.at(-1)!.body)).toMatchObject({ amount: exact });
+    }
   });
 
   it('refuses bad amounts and strangers, asking Crypto Pay nothing', async () => {
     const token = await server.login({ id: 920003 });
     const before = cryptoPay.requests.length;
-    for (const body of [
-      { amount: 0 },
-      { amount: -1 },
-      { amount: 0.001 },
-      { amount: 10_001 },
-      { amount: '5' },
-      {},
-      { amount: 1, asset: 'BTC' },
-    ]) {
+    for (const [body, code] of [
+      [{ amount: '0' }, 'INVALID_AMOUNT'],
+      [{ amount: '-1' }, 'INVALID_AMOUNT'],
+      [{ amount: '0.001' }, 'INVALID_AMOUNT'],
+      [{ amount: '10000.000000001' }, 'INVALID_AMOUNT'],
+      [{ amount: '2.0000000019' }, 'INVALID_AMOUNT'], // finer than a nanoTON: not silently floored
+      [{ amount: '1.2.3' }, 'INVALID_AMOUNT'],
+      [{ amount: 'NaN' }, 'INVALID_AMOUNT'],
+      [{ amount: '' }, 'VALIDATION_ERROR'],
+      [{ amount: 5 }, 'VALIDATION_ERROR'], // amounts are decimal text, never binary floats
+      [{}, 'VALIDATION_ERROR'],
+      [{ amount: '1', asset: 'BTC' }, 'VALIDATION_ERROR'],
+    ] as const) {
       const res = await server.call('POST', '/deposit/cryptobot-invoice', { token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect(res.body, JSON.stringify(body)).toMatchObject({ code });
     }
-    expect((await server.call('POST', '/deposit/cryptobot-invoice', { body: { amount: 1 } })).status).toBe(
+    expect((await server.call('POST', '/deposit/cryptobot-invoice', { body: { amount: '1' } })).status).toBe(
       401,
     );
     expect(cryptoPay.requests.length).toBe(before);
@@ -165,7 +177,7 @@ describe('CryptoBot deposits through Crypto Pay', () => {
   it('answers 502 when Crypto Pay refuses or cannot be reached', async () => {
     const token = await server.login({ id: 920004 });
     cryptoPay.failNext(400, 'AMOUNT_TOO_SMALL');
-    const refused = await server.call('POST', '/deposit/cryptobot-invoice', { token, body: { amount: 1 } });
+    const refused = await server.call('POST', '/deposit/cryptobot-invoice', { token, body: { amount: '1' } });
     expect(refused).toMatchObject({
       status: 502,
       body: { statusCode: 502, error: 'Bad Gateway', code: 'INVOICE_CREATE_FAILED' },
@@ -183,7 +195,10 @@ describe('CryptoBot deposits through Crypto Pay', () => {
     const orphan = await startServer({ env: { CRYPTOPAY_TOKEN: 'x:y', CRYPTOPAY_URL: url } });
     try {
       const t = await orphan.login({ id: 920005 });
-      const res = await orphan.call('POST', '/deposit/cryptobot-invoice', { token: t, body: { amount: 1 } });
+      const res = await orphan.call('POST', '/deposit/cryptobot-invoice', {
+        token: t,
+        body: { amount: '1' },
+      });
       expect(res).toMatchObject({ status: 502, body: { code: 'INVOICE_CREATE_FAILED' } });
     } finally {
       await orphan.close();
@@ -193,7 +208,7 @@ describe('CryptoBot deposits through Crypto Pay', () => {
   it('credits a paid invoice once, however often the webhook is replayed', async () => {
     const token = await server.login({ id: 920006 });
     const socket = await authedSocket(server, token);
-    const { invoice } = await invoiceFor(token, 3.5);
+    const { invoice } = await invoiceFor(token, '3.5');
     const hook = signedWebhook(cryptoPay.token, invoicePaidUpdate(invoice));
     for (let i = 0; i < 3; i++) {
       const res = await postWebhook(server, hook.body, hook.signature);
@@ -201,13 +216,13 @@ describe('CryptoBot deposits through Crypto Pay', () => {
     }
     expect(await socket.next('deposit_credited')).toEqual({
       type: 'deposit_credited',
-      amount: 3.5,
-      balance: 3.5,
+      amount: '3.5',
+      balance: '3.5',
       method: 'cryptobot',
       id: `cryptopay:${invoice.invoice_id}`,
       demo: false,
     });
-    expect(await balance(server, token)).toBe(3.5);
+    expect(await balance(server, token)).toBe('3.5');
     const credits = await ledgerFor(server, `cryptopay:${invoice.invoice_id}`);
     expect(credits).toHaveLength(1);
     expect(credits[0]).toMatchObject({
@@ -232,7 +247,7 @@ describe('CryptoBot deposits through Crypto Pay', () => {
 
   it('answers 401 and credits nothing for a missing or wrong signature', async () => {
     const token = await server.login({ id: 920007 });
-    const { invoice } = await invoiceFor(token, 2);
+    const { invoice } = await invoiceFor(token, '2');
     const update = invoicePaidUpdate(invoice);
     const good = signedWebhook(cryptoPay.token, update);
     const otherToken = signedWebhook('999:another-app-token', update);
@@ -251,12 +266,12 @@ describe('CryptoBot deposits through Crypto Pay', () => {
       expect(res.body).toMatchObject({ statusCode: 401, code: 'SIGNATURE_INVALID' });
     }
     expect(await ledgerFor(server, `cryptopay:${invoice.invoice_id}`)).toHaveLength(0);
-    expect(await balance(server, token)).toBe(0);
+    expect(await balance(server, token)).toBe('0');
   });
 
   it('credits nothing for an unknown invoice, or one whose amount or asset disagree with ours', async () => {
     const token = await server.login({ id: 920008 });
-    const { invoice } = await invoiceFor(token, 1);
+    const { invoice } = await invoiceFor(token, '1');
     const updates = [
       invoicePaidUpdate({ ...invoice, invoice_id: 987654, payload: 'not-ours' }),
       invoicePaidUpdate({ ...invoice, invoice_id: 987655, payload: undefined }),
@@ -275,7 +290,7 @@ describe('CryptoBot deposits through Crypto Pay', () => {
     }
     expect(await ledgerFor(server, 'cryptopay:98765')).toHaveLength(0);
     expect(await ledgerFor(server, `cryptopay:${invoice.invoice_id}`)).toHaveLength(0);
-    expect(await balance(server, token)).toBe(0);
+    expect(await balance(server, token)).toBe('0');
     // a correctly signed body that is not JSON is a 400
     const junk = await postWebhook(server, '{"update_id":', signRaw(cryptoPay.token, '{"update_id":'));
     expect(junk).toMatchObject({ status: 400, body: { code: 'INVALID_JSON' } });
@@ -297,7 +312,7 @@ describe('the deposit socket', () => {
     await cryptoPay.close();
   });
 
-  async function pay(token: string, amount: number): Promise<number> {
+  async function pay(token: string, amount: string): Promise<number> {
     const res = await server.call<{ invoiceId: string }>('POST', '/deposit/cryptobot-invoice', {
       token,
       body: { amount },
@@ -315,32 +330,32 @@ describe('the deposit socket', () => {
     const alice2 = await authedSocket(server, alice);
     const bob1 = await authedSocket(server, bob);
 
-    const aliceInvoice = await pay(alice, 1);
+    const aliceInvoice = await pay(alice, '1');
     for (const s of [alice1, alice2]) {
       expect(await s.next('deposit_credited')).toMatchObject({
-        amount: 1,
-        balance: 1,
+        amount: '1',
+        balance: '1',
         id: `cryptopay:${aliceInvoice}`,
       });
     }
-    const bobInvoice = await pay(bob, 2);
+    const bobInvoice = await pay(bob, '2');
     // messages arrive in order: had Bob's socket been sent Alice's credit, it would be there before his own
     expect(await bob1.next('deposit_credited')).toMatchObject({
-      amount: 2,
-      balance: 2,
+      amount: '2',
+      balance: '2',
       id: `cryptopay:${bobInvoice}`,
     });
     expect(bob1.messages.filter((m) => m.type === 'deposit_credited')).toHaveLength(1);
-    await pay(alice, 0.5);
+    await pay(alice, '0.5');
     await waitFor(
       () => alice1.messages.filter((m) => m.type === 'deposit_credited').length === 2,
       'a second credit',
     );
-    expect(alice1.messages.at(-1)).toMatchObject({ amount: 0.5, balance: 1.5 });
+    expect(alice1.messages.at(-1)).toMatchObject({ amount: '0.5', balance: '1.5' });
     // a closed socket is simply gone; the other one still gets credits
     alice2.close();
     await alice2.closed;
-    await pay(alice, 0.25);
+    await pay(alice, '0.25');
     await waitFor(
       () => alice1.messages.filter((m) => m.type === 'deposit_credited').length === 3,
       'a third credit',
@@ -376,7 +391,7 @@ describe('the deposit socket', () => {
     // and an unauthenticated socket never hears of deposits
     const lurker = await openSocket(wsUrl(server));
     const owner = await server.login({ id: 930005 });
-    await pay(owner, 1);
+    await pay(owner, '1');
     expect(await lurker.closed).toBe(4408);
     expect(lurker.messages).toEqual([]);
   });
@@ -428,12 +443,12 @@ describe('demo deposits', () => {
     const start = Date.now();
     const res = await server.call<{ id: string }>('POST', '/deposit/demo', {
       token,
-      body: { amount: 2.5, method: 'ton' },
+      body: { amount: '2.5', method: 'ton' },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^demo:[0-9a-f-]{36}$/),
-      amount: 2.5,
+      amount: '2.5',
       method: 'ton',
       creditInMs: 100,
       demo: true,
@@ -442,13 +457,13 @@ describe('demo deposits', () => {
     expect(Date.now() - start).toBeGreaterThanOrEqual(90);
     expect(msg).toEqual({
       type: 'deposit_credited',
-      amount: 2.5,
-      balance: 2.5,
+      amount: '2.5',
+      balance: '2.5',
       method: 'ton',
       id: res.body.id,
       demo: true,
     });
-    expect(await balance(server, token)).toBe(2.5);
+    expect(await balance(server, token)).toBe('2.5');
     expect(await ledgerFor(server, res.body.id)).toMatchObject([
       { kind: 'deposit_demo', delta_nano: 2_500_000_000n },
     ]);
@@ -460,16 +475,19 @@ describe('demo deposits', () => {
     const res = await server.call<{ invoiceUrl: string; demo: boolean; invoiceId: string }>(
       'POST',
       '/deposit/cryptobot-invoice',
-      { token, body: { amount: 1 } },
+      { token, body: { amount: '1' } },
     );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ demo: true, amount: 1, miniAppInvoiceUrl: null });
+    expect(res.body).toMatchObject({ demo: true, amount: '1', miniAppInvoiceUrl: null });
     expect(res.body.invoiceUrl).toBe(`${server.baseUrl}/api/deposit/demo-invoice/${res.body.invoiceId}`);
     const page = await fetch(res.body.invoiceUrl);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('DEMO');
-    await waitFor(async () => (await balance(server, token)) === before + 1, 'the demo invoice credit');
+    await waitFor(
+      async () => parseTon(await balance(server, token)) === parseTon(before) + 1_000_000_000n,
+      'the demo invoice credit',
+    );
     const credits = await server.built.ctx.db
       .selectFrom('ledger')
       .selectAll()
@@ -483,20 +501,23 @@ describe('demo deposits', () => {
     const real = await startServer();
     try {
       const t = await real.login({ id: 940002 });
-      const res = await real.call('POST', '/deposit/demo', { token: t, body: { amount: 1, method: 'ton' } });
+      const res = await real.call('POST', '/deposit/demo', {
+        token: t,
+        body: { amount: '1', method: 'ton' },
+      });
       expect(res).toMatchObject({ status: 404, body: { code: 'DEMO_DEPOSITS_OFF' } });
       const info = await real.call('GET', '/deposit/info', { token: t });
       expect(info.body).toMatchObject({ ton: null, cryptobot: false, demo: false });
       const invoice = await real.call('POST', '/deposit/cryptobot-invoice', {
         token: t,
-        body: { amount: 1 },
+        body: { amount: '1' },
       });
       expect(invoice).toMatchObject({ status: 404, body: { code: 'DEPOSIT_METHOD_OFF' } });
     } finally {
       await real.close();
     }
     expect(
-      (await server.call('POST', '/deposit/demo', { token, body: { amount: 1, method: 'card' } })).status,
+      (await server.call('POST', '/deposit/demo', { token, body: { amount: '1', method: 'card' } })).status,
     ).toBe(400);
   });
 });

@@ -1,13 +1,14 @@
 import { expect } from 'vitest';
 import type { TestServer } from './harness.ts';
+import { parseTon } from '../../contract/money.ts';
 
 /** Helpers shared by the case and fairness API tests: read a player's whole game state from the database. */
 
 export const TON = 1_000_000_000n;
 
-/** price in TON (as the API shows it) → nanoTON, for the round catalogue prices the tests use */
-export function nano(ton: number): bigint {
-  return BigInt(Math.round(ton * 1e6)) * 1000n;
+/** an amount in TON (API text, or a short literal such as 0.5) → nanoTON, through the one parser */
+export function nano(ton: string | number): bigint {
+  return parseTon(String(ton));
 }
 
 export interface PlayerState {

@@ -57,17 +57,17 @@ describe('the inventory', () => {
         {
           id: 'diamond',
           quantity: 1,
-          item: { id: 'diamond', name: 'Diamond', imageUrl: '/assets/items/diamond.svg', price: 45 },
+          item: { id: 'diamond', name: 'Diamond', imageUrl: '/assets/items/diamond.svg', price: '45' },
         },
         {
           id: 'candy',
           quantity: 2,
-          item: { id: 'candy', name: 'Candy', imageUrl: '/assets/items/candy.svg', price: 0.3 },
+          item: { id: 'candy', name: 'Candy', imageUrl: '/assets/items/candy.svg', price: '0.3' },
         },
         {
           id: 'lollipop',
           quantity: 5,
-          item: { id: 'lollipop', name: 'Lollipop', imageUrl: '/assets/items/lollipop.svg', price: 0.1 },
+          item: { id: 'lollipop', name: 'Lollipop', imageUrl: '/assets/items/lollipop.svg', price: '0.1' },
         },
       ],
     });
@@ -86,9 +86,9 @@ describe('selling', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      sold: [{ itemId: 'candy', quantity: 2, amount: 0.6 }],
-      total: 0.6,
-      balance: 1.6,
+      sold: [{ itemId: 'candy', quantity: 2, amount: '0.6' }],
+      total: '0.6',
+      balance: '1.6',
     });
 
     const after = await books(server, 820101);
@@ -108,7 +108,7 @@ describe('selling', () => {
       token,
       body: { itemId: 'candy', quantity: 1 },
     });
-    expect(last.body.sold).toEqual([{ itemId: 'candy', quantity: 1, amount: 0.3 }]);
+    expect(last.body.sold).toEqual([{ itemId: 'candy', quantity: 1, amount: '0.3' }]);
     const list = await server.call<InventoryResponse>('GET', '/inventory', { token });
     expect(list.body.inventory.map((e) => e.id)).toEqual(['cake']);
     const again = await server.call<ApiError>('POST', '/inventory/sell', {
@@ -128,12 +128,12 @@ describe('selling', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       sold: [
-        { itemId: 'diamond', quantity: 1, amount: 45 },
-        { itemId: 'cake', quantity: 2, amount: 4 },
-        { itemId: 'lollipop', quantity: 4, amount: 0.4 },
+        { itemId: 'diamond', quantity: 1, amount: '45' },
+        { itemId: 'cake', quantity: 2, amount: '4' },
+        { itemId: 'lollipop', quantity: 4, amount: '0.4' },
       ],
-      total: 49.4,
-      balance: 49.4,
+      total: '49.4',
+      balance: '49.4',
     });
     const after = await books(server, 820102);
     expect(after.inventory.every((r) => r.quantity === 0)).toBe(true);
@@ -206,7 +206,7 @@ describe('withdrawing', () => {
     expect(res.status).toBe(200);
     const w = res.body.withdrawal;
     expect(w).toMatchObject({
-      item: { id: 'ton_stack', name: 'TON Stack', imageUrl: '/assets/items/ton_stack.svg', price: 5 },
+      item: { id: 'ton_stack', name: 'TON Stack', imageUrl: '/assets/items/ton_stack.svg', price: '5' },
       quantity: 2,
       status: 'pending',
       resolvedAt: null,
@@ -468,7 +468,7 @@ describe('the books', () => {
     expect(rest.status).toBe(200);
     expect(rest.body.sold.reduce((s, l) => s + l.quantity, 0)).toBe(2);
     expect(rest.body.balance).toBe(
-      (await server.call<{ balance: number }>('GET', '/deposit/balance', { token })).body.balance,
+      (await server.call<{ balance: string }>('GET', '/deposit/balance', { token })).body.balance,
     );
 
     const b = await books(server, id);
@@ -653,6 +653,6 @@ describe('Idempotency-Key', () => {
       headers: withKey('x'.repeat(128)),
     });
     expect(retried.status).toBe(200);
-    expect(retried.body.sold).toEqual([{ itemId: 'cake', quantity: 2, amount: 4 }]);
+    expect(retried.body.sold).toEqual([{ itemId: 'cake', quantity: 2, amount: '4' }]);
   });
 });

@@ -92,8 +92,8 @@ describe('the upgrade game', () => {
   it('lists the targets of a stake at a multiplier, closest to stake × coef first', async () => {
     const res = await server.call<UpgradeOptionsResponse>('GET', '/upgrade/options?itemId=cake&coef=3');
     expect(res.status).toBe(200);
-    expect(res.body.stake).toMatchObject({ id: 'cake', price: 2 });
-    expect(res.body).toMatchObject({ coef: 3, targetPrice: 6 });
+    expect(res.body.stake).toMatchObject({ id: 'cake', price: '2' });
+    expect(res.body).toMatchObject({ coef: 3, targetPrice: '6' });
     expect(res.body.chance).toBeCloseTo(0.13, 15);
     expect(res.body.targets.map((t) => t.id)).toEqual([
       'champagne',
@@ -110,7 +110,16 @@ describe('the upgrade game', () => {
     );
     expect(short.body.targets.length).toBeLessThanOrEqual(8);
     expect(short.body.targets[0]!.id).toBe('cake'); // 0.1 × 20 = 2 TON: the cake exactly
-    expect(short.body.targets.map((t) => t.price)).toEqual([2, 1.5, 1.25, 1, 0.9, 0.75, 0.6, 0.55]);
+    expect(short.body.targets.map((t) => t.price)).toEqual([
+      '2',
+      '1.5',
+      '1.25',
+      '1',
+      '0.9',
+      '0.75',
+      '0.6',
+      '0.55',
+    ]);
   });
 
   it('refuses options for an unknown item or a bad multiplier', async () => {
@@ -254,7 +263,7 @@ describe('the upgrade game', () => {
         chanceNumerator: 13,
         chanceDenominator: 50,
       });
-      expect(a.stake).toMatchObject({ id: 'cake', price: 2 });
+      expect(a.stake).toMatchObject({ id: 'cake', price: '2' });
       expect(a.target).toEqual(defaultTarget);
       expect(a.result).toEqual(a.success ? defaultTarget : null);
 

@@ -1,4 +1,6 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { parseTon } from '../../contract/money.ts';
+import { readShown, shownBalance, shownPrice } from './money.ts';
 
 // The case list, the case page and case opening, against the real server in demo mode. Every e2e file
 // shares one server and database, so nothing here assumes a fresh balance: it is read before each step.
@@ -6,16 +8,16 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 interface ApiItem {
   id: string;
   name: string;
-  price: number;
+  price: string;
 }
 interface ApiCase {
   id: string;
   name: string;
-  price: number;
+  price: string;
   imageUrl: string;
   isActive: boolean;
   isLocked: boolean;
-  items: { id: string; dropChance: number; item: ApiItem }[];
+  items: { id: string; dropChance: number; weight: number; item: ApiItem }[];
 }
 interface ApiResult {
   openingId: string;
@@ -52,20 +54,18 @@ async function token(page: Page): Promise<string> {
 }
 
 /** The balance in the header, once it has loaded. */
-async function headerBalance(page: Page): Promise<number> {
+async function headerBalance(page: Page): Promise<bigint> {
   const balance = page.getByTestId('header-balance');
-  await expect(balance).toHaveText(/^\d+\.\d{2}$/);
-  return Number(await balance.textContent());
+  await expect(balance).toHaveText(/^[\d,]+\.\d{2}$/);
+  return readShown((await balance.textContent())!);
 }
 
-async function serverBalance(page: Page): Promise<number> {
+async function serverBalance(page: Page): Promise<string> {
   const answer = await page.request.get('/api/deposit/balance', {
     headers: { authorization: `Bearer ${await token(page)}` },
   });
-  return ((await answer.json()) as { balance: number }).balance;
+  return ((await answer.json()) as { balance: string }).balance;
 }
-
-const money = (ton: number) => (Math.round(ton * 100) / 100).toFixed(2);
 
 /** POST requests to an API path, as they are sent. */
 function recordPosts(page: Page, path: string): Request[] {
@@ -128,7 +128,7 @@ test('the case list shows each tab as its slice of the catalogue, with the promo
   const first = page.getByTestId('case-card').first();
   await expect(first.locator('img')).toHaveAttribute('src', cases[0]!.imageUrl);
   await expect(first).toContainText(cases[0]!.name);
-  await expect(first).toContainText(cases[0]!.price.toFixed(2));
+  await expect(first).toContainText(shownPrice(cases[0]!.price, 2));
 });
 
 test('a locked case cannot be entered', async ({ page }) => {
@@ -162,21 +162,22 @@ test('the case page lists the items with their drop chances and the expected val
   const starter = (await allCases(page)).find((c) => c.id === 'starter')!;
   await page.goto('/case/starter');
   await expect(page.getByTestId('case-name')).toHaveText(starter.name);
-  await expect(page.getByTestId('case-price')).toHaveText(starter.price.toFixed(2));
+  await expect(page.getByTestId('case-price')).toHaveText(shownPrice(starter.price, 2));
 
   const items = page.getByTestId('case-item');
   await expect(items).toHaveCount(starter.items.length);
   for (const entry of starter.items) {
     const item = page.locator(`[data-testid="case-item"][data-item-id="${entry.item.id}"]`);
     await expect(item).toContainText(entry.item.name);
-    await expect(item).toContainText(entry.item.price.toFixed(1));
+    await expect(item).toContainText(shownPrice(entry.item.price, 1));
     const percent = Number(
       (await item.getByTestId('case-item-chance').textContent())!.replace(/[^\d.]/g, ''),
     );
     expect(Math.abs(percent - entry.dropChance * 100)).toBeLessThan(0.06);
   }
-  const ev = starter.items.reduce((sum, e) => sum + e.dropChance * e.item.price, 0);
-  await expect(page.getByTestId('case-ev')).toContainText(ev.toFixed(2));
+  const weights = starter.items.reduce((sum, e) => sum + BigInt(e.weight), 0n);
+  const ev = starter.items.reduce((sum, e) => sum + BigInt(e.weight) * parseTon(e.item.price), 0n) / weights;
+  await expect(page.getByTestId('case-ev')).toContainText(shownBalance(ev));
 
   // the mute choice is kept across visits
   const sound = page.getByTestId('sound-toggle');
@@ -198,17 +199,17 @@ test('open x1: one request, the roulette spins, the win screen, Keep it, the ope
   const posts = recordPosts(page, '/api/cases/open-multiple');
   await page.goto('/case/starter');
   const before = await headerBalance(page);
-  expect(before).toBeGreaterThanOrEqual(starter.price);
+  expect(before).toBeGreaterThanOrEqual(parseTon(starter.price));
 
   await expect(page.getByTestId('count-x1')).toHaveAttribute('aria-pressed', 'true');
   const open = page.getByTestId('open-button');
-  await expect(open).toContainText(starter.price.toFixed(2));
+  await expect(open).toContainText(shownPrice(starter.price, 2));
   const answer = page.waitForResponse(
     (r) => new URL(r.url()).pathname === '/api/cases/open-multiple' && r.request().method() === 'POST',
   );
   const clickedAt = Date.now();
   await open.click();
-  const opened = (await (await answer).json()) as { results: ApiResult[]; balance: number };
+  const opened = (await (await answer).json()) as { results: ApiResult[]; balance: string };
   expect(posts).toHaveLength(1);
   expect(posts[0]!.postDataJSON()).toEqual({ caseId: 'starter', amount: 1 });
   expect(opened.results).toHaveLength(1);
@@ -218,7 +219,7 @@ test('open x1: one request, the roulette spins, the win screen, Keep it, the ope
   await expect(page.getByTestId('roulette').locator('canvas')).toBeVisible();
   await expect(open).toBeDisabled();
   await expect(page.getByTestId('quick-open-button')).toBeDisabled();
-  await expect(page.getByTestId('header-balance')).toHaveText(money(before - starter.price));
+  await expect(page.getByTestId('header-balance')).toHaveText(shownBalance(before - parseTon(starter.price)));
   await expect(page.getByTestId('win-screen')).toHaveCount(0);
 
   // the win screen once the reel has landed, about 10 s later
@@ -229,13 +230,13 @@ test('open x1: one request, the roulette spins, the win screen, Keep it, the ope
   await expect(item).toHaveCount(1);
   await expect(item).toHaveAttribute('data-item-id', won.item.id);
   await expect(item).toContainText(won.item.name);
-  await expect(item.getByTestId('win-item-price')).toHaveText(won.item.price.toFixed(1));
+  await expect(item.getByTestId('win-item-price')).toHaveText(shownPrice(won.item.price, 1));
 
   await page.getByTestId('keep-button').click();
   await expect(win).toHaveCount(0);
   await expect(open).toBeEnabled();
   await expect(page.getByTestId('roulette')).toHaveCount(0);
-  await expect(page.getByTestId('header-balance')).toHaveText(money(before - starter.price));
+  await expect(page.getByTestId('header-balance')).toHaveText(shownBalance(before - parseTon(starter.price)));
 
   // the opening is on the player's record, with the item the server chose
   const history = await page.request.get('/api/cases/history', {
@@ -256,10 +257,10 @@ test('open x2 plays one reel per copy, all at once (reduced motion: a shorter sp
   const posts = recordPosts(page, '/api/cases/open-multiple');
   await page.goto('/case/starter');
   const before = await headerBalance(page);
-  expect(before).toBeGreaterThanOrEqual(starter.price * 2);
+  expect(before).toBeGreaterThanOrEqual(parseTon(starter.price) * 2n);
 
   await page.getByTestId('count-x2').click();
-  await expect(page.getByTestId('open-button')).toContainText((starter.price * 2).toFixed(2));
+  await expect(page.getByTestId('open-button')).toContainText(shownPrice(parseTon(starter.price) * 2n, 2));
   await page.getByTestId('open-button').click();
   const stage = page.getByTestId('roulette');
   await expect(stage.locator('canvas')).toBeVisible();
@@ -269,7 +270,9 @@ test('open x2 plays one reel per copy, all at once (reduced motion: a shorter sp
   await expect(page.getByTestId('win-item')).toHaveCount(2);
   expect(posts).toHaveLength(1);
   expect(posts[0]!.postDataJSON()).toEqual({ caseId: 'starter', amount: 2 });
-  await expect(page.getByTestId('header-balance')).toHaveText(money(before - starter.price * 2));
+  await expect(page.getByTestId('header-balance')).toHaveText(
+    shownBalance(before - parseTon(starter.price) * 2n),
+  );
 
   // Sell: sold, or the server's reason shown with the item kept
   const first = page.getByTestId('win-item').first();
@@ -292,7 +295,7 @@ test('quick open x3: three open requests in sequence, no roulette, then the win 
 
   await page.goto('/case/starter');
   const before = await headerBalance(page);
-  expect(before).toBeGreaterThanOrEqual(starter.price * 3);
+  expect(before).toBeGreaterThanOrEqual(parseTon(starter.price) * 3n);
 
   await page.getByTestId('count-x3').click();
   await page.getByTestId('quick-open-button').click();
@@ -310,8 +313,10 @@ test('quick open x3: three open requests in sequence, no roulette, then the win 
     expect(previousDone).toBeDefined();
     expect(started.get(opens[i]!)!).toBeGreaterThanOrEqual(previousDone!);
   }
-  await expect(page.getByTestId('header-balance')).toHaveText(money(before - starter.price * 3));
-  expect(money(await serverBalance(page))).toBe(money(before - starter.price * 3));
+  await expect(page.getByTestId('header-balance')).toHaveText(
+    shownBalance(before - parseTon(starter.price) * 3n),
+  );
+  expect(shownBalance(await serverBalance(page))).toBe(shownBalance(before - parseTon(starter.price) * 3n));
 
   await page.getByTestId('keep-button').click();
   await expect(win).toHaveCount(0);
@@ -323,11 +328,13 @@ test('without the money for price × count: Not enough funds and a deposit butto
   await page.goto('/');
   const balance = await headerBalance(page);
   // the dearest case that can be opened at all, at the smallest count the balance does not cover
-  const open = cases.filter((c) => c.isActive && !c.isLocked).sort((a, b) => b.price - a.price);
-  const target = open.find((c) => c.price * 3 > balance);
+  const open = cases
+    .filter((c) => c.isActive && !c.isLocked)
+    .sort((a, b) => Number(parseTon(b.price) - parseTon(a.price)));
+  const target = open.find((c) => parseTon(c.price) * 3n > balance);
   // the demo user starts with 100 TON and the catalogue has a 75 TON case: three of it are never covered here
   expect(target, 'a case whose price × 3 exceeds the balance').toBeDefined();
-  const count = [1, 2, 3].find((n) => target!.price * n > balance)!;
+  const count = [1, 2, 3].find((n) => parseTon(target!.price) * BigInt(n) > balance)!;
 
   await page.goto(`/case/${target!.id}`);
   await page.getByTestId(`count-x${count}`).click();

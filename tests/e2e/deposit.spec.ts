@@ -1,6 +1,8 @@
 import { Cell } from '@ton/core';
 import { expect, test, type Page } from '@playwright/test';
 import type { DepositInfo } from '../../contract/deposit.ts';
+import { formatTon, parseTon } from '../../contract/money.ts';
+import { shownBalance } from './money.ts';
 import {
   blockExternalRequests,
   injectTestWallet,
@@ -44,7 +46,7 @@ test('a demo deposit runs through every step and the header balance rises', asyn
   });
   await page.goto('/');
   await expect(page.getByTestId('header-balance')).toHaveText(/^\d+\.\d{2}$/);
-  const before = (await api<{ balance: number }>(page, '/deposit/balance')).balance;
+  const before = parseTon((await api<{ balance: string }>(page, '/deposit/balance')).balance);
   const info = await api<DepositInfo>(page, '/deposit/info');
   expect(info.cryptobotDemo, 'the e2e server makes CryptoBot deposits demo deposits').toBe(true);
 
@@ -108,9 +110,9 @@ test('a demo deposit runs through every step and the header balance rises', asyn
   expect(shownMs).toBeLessThan(1800);
 
   // the header shows the new balance at once (from the socket message), as the server has it
-  const expected = Math.round((before + 1.25) * 100) / 100;
-  await expect(page.getByTestId('header-balance')).toHaveText(expected.toFixed(2));
-  expect((await api<{ balance: number }>(page, '/deposit/balance')).balance).toBeCloseTo(before + 1.25, 9);
+  const expected = before + parseTon('1.25');
+  await expect(page.getByTestId('header-balance')).toHaveText(shownBalance(expected));
+  expect((await api<{ balance: string }>(page, '/deposit/balance')).balance).toBe(formatTon(expected));
 });
 
 test('a TON deposit through an injected wallet sends one message: address, nanoTON, validUntil, comment', async ({

@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { parseTon } from '../../contract/money.ts';
+import { shownBalance, shownPrice } from './money.ts';
 
 // The inventory, the profile's level, achievements and language switch, and the fairness verifier, against
 // the real server in demo mode. Every e2e file shares one server and database (and the demo player), so
@@ -8,7 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 interface ApiItem {
   id: string;
   name: string;
-  price: number;
+  price: string;
 }
 interface InventoryEntry {
   id: string;
@@ -44,7 +46,7 @@ async function apiOf(page: Page) {
     expect(answer.ok(), `POST ${path}: ${await answer.text()}`).toBe(true);
     return (await answer.json()) as T;
   };
-  const balance = async () => (await get<{ balance: number }>('/deposit/balance')).balance;
+  const balance = async () => parseTon((await get<{ balance: string }>('/deposit/balance')).balance);
   const inventory = async () => (await get<{ inventory: InventoryEntry[] }>('/inventory')).inventory;
   return {
     get,
@@ -53,9 +55,9 @@ async function apiOf(page: Page) {
     inventory,
     /** opens `count` starter cases (0.5 TON each), topping the balance up with a demo deposit if needed */
     async openStarter(count: number): Promise<OpenResult[]> {
-      if ((await balance()) < 0.5 * count + 1) {
+      if ((await balance()) < parseTon('0.5') * BigInt(count) + parseTon('1')) {
         const before = await balance();
-        await post('/deposit/demo', { amount: 20, method: 'cryptobot' });
+        await post('/deposit/demo', { amount: '20', method: 'cryptobot' });
         await expect.poll(balance, { timeout: 20_000 }).toBeGreaterThan(before);
       }
       const results: OpenResult[] = [];
@@ -72,9 +74,9 @@ async function apiOf(page: Page) {
 }
 
 /** The header shows the server's balance with 2 decimals (it is refreshed after every inventory action). */
-async function expectHeaderBalance(page: Page, api: Awaited<ReturnType<typeof apiOf>>, expected: number) {
-  await expect.poll(api.balance).toBeCloseTo(expected, 6);
-  await expect(page.getByTestId('header-balance')).toHaveText((await api.balance()).toFixed(2));
+async function expectHeaderBalance(page: Page, api: Awaited<ReturnType<typeof apiOf>>, expected: bigint) {
+  await expect.poll(api.balance).toBe(expected);
+  await expect(page.getByTestId('header-balance')).toHaveText(shownBalance(expected));
 }
 
 const card = (page: Page, itemId: string) =>
@@ -104,7 +106,7 @@ test('sell one and sell all update the inventory and the header balance', async 
   const one = card(page, first.id);
   await expect(one.getByText(first.item.name)).toBeVisible();
   await expect(one.getByTestId('inventory-quantity')).toHaveText(`Quantity: ${first.quantity}`);
-  await expect(one.getByTestId('inventory-price')).toHaveText(first.item.price.toFixed(1));
+  await expect(one.getByTestId('inventory-price')).toHaveText(shownPrice(first.item.price, 1));
   const before = await api.balance();
   await expectHeaderBalance(page, api, before);
 
@@ -115,13 +117,13 @@ test('sell one and sell all update the inventory and the header balance', async 
   } else {
     await expect(one).toHaveCount(0);
   }
-  await expectHeaderBalance(page, api, before + first.item.price);
+  await expectHeaderBalance(page, api, before + parseTon(first.item.price));
   const remaining = await api.inventory();
   expect(remaining.reduce((s, e) => s + e.quantity, 0)).toBe(entries.reduce((s, e) => s + e.quantity, 0) - 1);
 
   // sell all
   const afterOne = await api.balance();
-  const worth = remaining.reduce((s, e) => s + e.quantity * e.item.price, 0);
+  const worth = remaining.reduce((s, e) => s + BigInt(e.quantity) * parseTon(e.item.price), 0n);
   const sellAll = page.getByTestId('inventory-sell-all');
   await expect(sellAll).toHaveText('Sell all');
   await expect(sellAll).toBeEnabled();

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { shownBalance } from './money.ts';
 
 // The app shell against the real server in demo mode: sign-in with server-signed launch data, header,
 // tab bar, language choice, and the /deposit redirect.
@@ -47,7 +48,7 @@ async function expectActiveTab(page: Page, index: number): Promise<void> {
 test('a fresh browser signs in as the demo user and shows name and balance', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByTestId('header-name')).toHaveText('Demo');
-  await expect(page.getByTestId('header-balance')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(page.getByTestId('header-balance')).toHaveText(/^[\d\u00a0]+,\d{2}$/);
 
   const token = await page.evaluate(() => localStorage.getItem('token'));
   expect(token, 'the session token is kept under "token"').toBeTruthy();
@@ -60,10 +61,11 @@ test('a fresh browser signs in as the demo user and shows name and balance', asy
     page.request.get('/api/users/profile', { headers }),
   ]);
   expect(balanceAnswer.ok()).toBe(true);
-  const { balance } = (await balanceAnswer.json()) as { balance: number };
-  await expect(page.getByTestId('header-balance')).toHaveText(balance.toFixed(2));
+  const { balance } = (await balanceAnswer.json()) as { balance: string };
+  // Russian by default: a decimal comma
+  await expect(page.getByTestId('header-balance')).toHaveText(shownBalance(balance, 'ru'));
   const { stats } = (await profileAnswer.json()) as { stats: { openingsCount: number } };
-  if (stats.openingsCount === 0) await expect(page.getByTestId('header-balance')).toHaveText('100.00');
+  if (stats.openingsCount === 0) await expect(page.getByTestId('header-balance')).toHaveText('100,00');
 
   // wallet button slot for the lazily loaded TON Connect button
   await expect(page.getByTestId('wallet-slot')).toHaveCount(1);
@@ -98,7 +100,7 @@ test('switching to English on the profile persists across a reload', async ({ pa
 
   // the profile shows who is signed in
   await expect(page.getByTestId('profile-name')).toContainText('Demo');
-  await expect(page.getByTestId('profile-balance')).toHaveText(/\d+\.\d{2}/);
+  await expect(page.getByTestId('profile-balance')).toHaveText(/\d+,\d{2}/);
 
   await page.getByTestId('lang-en').click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');

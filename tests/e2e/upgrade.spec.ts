@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { shownPrice } from './money.ts';
 
 // The upgrade game against the real server in demo mode. Every e2e file shares one server and database,
 // so nothing here assumes a fresh inventory or balance: both are read before each step. The stakes come
@@ -11,7 +12,7 @@ import { expect, test, type Page } from '@playwright/test';
 interface ApiItem {
   id: string;
   name: string;
-  price: number;
+  price: string;
   imageUrl: string;
 }
 interface InventoryEntry {
@@ -142,7 +143,7 @@ test('the controls: bet and prize, multipliers that clear on a second tap, tabs 
   const stake = await cheapestStake(page);
   const stakeCard = card(page, 'upgrade-item', stake.id);
   await expect(stakeCard).toContainText(stake.item.name);
-  await expect(stakeCard).toContainText(stake.item.price.toFixed(1));
+  await expect(stakeCard).toContainText(shownPrice(stake.item.price, 1));
   await expect(stakeCard.locator('img')).toHaveAttribute('src', stake.item.imageUrl);
 
   // without a multiplier and item there are no targets to show
@@ -152,14 +153,14 @@ test('the controls: bet and prize, multipliers that clear on a second tap, tabs 
 
   await stakeCard.click();
   await expect(stakeCard).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByTestId('upgrade-bet')).toHaveText(stake.item.price.toFixed(2));
+  await expect(page.getByTestId('upgrade-bet')).toHaveText(shownPrice(stake.item.price, 2));
   await expect(upgrade).toBeDisabled(); // no multiplier yet
   await page.getByTestId('multiplier-3').click();
   await expect(upgrade).toBeEnabled();
 
   const options = await apiGet<Options>(page, `/upgrade/options?itemId=${stake.id}&coef=3`);
   expect(options.targets.length).toBeGreaterThan(0);
-  await expect(page.getByTestId('upgrade-prize')).toHaveText(options.targets[0]!.price.toFixed(2));
+  await expect(page.getByTestId('upgrade-prize')).toHaveText(shownPrice(options.targets[0]!.price, 2));
 
   // the desired gift tab: the server's targets; picking one sets the prize, tapping it again goes back
   await page.getByTestId('upgrade-tab-target').click();
@@ -168,9 +169,9 @@ test('the controls: bet and prize, multipliers that clear on a second tap, tabs 
   const pick = options.targets.at(-1)!;
   await card(page, 'upgrade-target', pick.id).click();
   await expect(card(page, 'upgrade-target', pick.id)).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByTestId('upgrade-prize')).toHaveText(pick.price.toFixed(2));
+  await expect(page.getByTestId('upgrade-prize')).toHaveText(shownPrice(pick.price, 2));
   await card(page, 'upgrade-target', pick.id).click();
-  await expect(page.getByTestId('upgrade-prize')).toHaveText(options.targets[0]!.price.toFixed(2));
+  await expect(page.getByTestId('upgrade-prize')).toHaveText(shownPrice(options.targets[0]!.price, 2));
 
   // tapping the selected item clears it again
   await page.getByTestId('upgrade-tab-inventory').click();
@@ -283,7 +284,7 @@ test('a success and a failure: the wheel turns to the server roll, the right she
     await expect(stakeCard).toHaveAttribute('aria-pressed', 'true');
     await pressMultiplier(page, 1.5);
     await expect(page.getByTestId('upgrade-chance')).toHaveText('26.0%');
-    await expect(page.getByTestId('upgrade-bet')).toHaveText(stake.item.price.toFixed(2));
+    await expect(page.getByTestId('upgrade-bet')).toHaveText(shownPrice(stake.item.price, 2));
 
     const upgrade = page.getByTestId('upgrade-button');
     await expect(upgrade).toBeEnabled();

@@ -11,7 +11,7 @@ import {
 } from '../../src/features/case/model.ts';
 import { CASE_TABS, casesOfTab } from '../../src/features/cases/tabs.ts';
 
-function item(id: string, price: number, rarity: Item['rarity'] = 'common'): Item {
+function item(id: string, price: string, rarity: Item['rarity'] = 'common'): Item {
   return { id, name: id, price, imageUrl: `/assets/items/${id}.svg`, imageBase64: null, rarity };
 }
 
@@ -46,31 +46,34 @@ describe('case list tabs', () => {
 
 describe('affordability', () => {
   it('needs balance ≥ price × count, exactly', () => {
-    expect(canAfford(1.5, 0.5, 3)).toBe(true);
-    expect(canAfford(1.49, 0.5, 3)).toBe(false);
-    expect(canAfford(0.3, 0.1, 3)).toBe(true); // 0.1 * 3 is 0.30000000000000004 in floats
-    expect(canAfford(undefined, 0.5, 1)).toBe(false);
-    expect(canAfford(100, 75, 2)).toBe(false);
+    expect(canAfford('1.5', '0.5', 3)).toBe(true);
+    expect(canAfford('1.49', '0.5', 3)).toBe(false);
+    expect(canAfford('0.3', '0.1', 3)).toBe(true); // 0.1 * 3 is 0.30000000000000004 in floats
+    expect(canAfford('0.299999999', '0.1', 3)).toBe(false); // one nanoTON short
+    expect(canAfford(undefined, '0.5', 1)).toBe(false);
+    expect(canAfford('100', '75', 2)).toBe(false);
   });
-  it('totals price × count without float noise', () => {
-    expect(totalPrice(0.1, 3)).toBe(0.3);
-    expect(totalPrice(2.5, 3)).toBe(7.5);
+  it('totals price × count exactly, in nanoTON', () => {
+    expect(totalPrice('0.1', 3)).toBe(300_000_000n);
+    expect(totalPrice('2.5', 3)).toBe(7_500_000_000n);
+    expect(totalPrice('1000000000', 3)).toBe(3_000_000_000_000_000_000n);
   });
 });
 
 describe('odds disclosure', () => {
-  const a = item('a', 0.1);
-  const b = item('b', 5, 'rare');
-  const c = item('c', 1, 'uncommon');
+  const a = item('a', '0.1');
+  const b = item('b', '5', 'rare');
+  const c = item('c', '1', 'uncommon');
   const list = entries([
     [a, 90],
     [b, 1],
     [c, 9],
   ]);
 
-  it('expected value is Σ chance × price', () => {
-    expect(expectedValue(list)).toBeCloseTo(0.9 * 0.1 + 0.01 * 5 + 0.09 * 1, 12);
-    expect(expectedValue([])).toBe(0);
+  it('expected value is Σ weight × price / Σ weight, exact', () => {
+    // (90 × 0.1 + 1 × 5 + 9 × 1) / 100 = 0.23 TON, in nanoTON
+    expect(expectedValue(list)).toBe(230_000_000n);
+    expect(expectedValue([])).toBe(0n);
   });
 
   it('lists rarest and dearest first', () => {
@@ -88,8 +91,8 @@ describe('odds disclosure', () => {
 });
 
 describe('roulette reels', () => {
-  const a = item('a', 0.1);
-  const b = item('b', 5, 'rare');
+  const a = item('a', '0.1');
+  const b = item('b', '5', 'rare');
   const pieces = rouletteItems(
     entries([
       [a, 90],
@@ -113,7 +116,7 @@ describe('roulette reels', () => {
   });
 
   it('an item the case no longer lists joins that reel with weight 0', () => {
-    const [reel] = buildReels(pieces, [result(item('gone', 3), 1)]);
+    const [reel] = buildReels(pieces, [result(item('gone', '3'), 1)]);
     expect(reel!.items).toHaveLength(3);
     expect(reel!.winnerIndex).toBe(2);
     expect(reel!.items[2]).toMatchObject({ id: 'gone', weight: 0 });

@@ -10,7 +10,7 @@ import {
   SEED_ITEMS_BY_ID,
   type SeedCase,
 } from '../../server/games/catalogue.ts';
-import { NANO_PER_TON } from '../../server/lib/money.ts';
+import { NANO_PER_TON } from '../../contract/money.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const RARITIES = ['common', 'uncommon', 'rare', 'epic', 'legendary'];

@@ -15,7 +15,7 @@ import { seededRandom } from '../../scenes/shared/random.ts';
 const items: RouletteItem[] = ['a', 'b', 'c', 'd'].map((id, i) => ({
   id,
   name: id,
-  price: i + 0.25,
+  price: `${i}.25`,
   imageUrl: `/${id}.svg`,
   rarity: 'rare',
   weight: 4 - i,

@@ -12,7 +12,7 @@ import {
 const item = (id: string, weight: number): RouletteItem => ({
   id,
   name: id,
-  price: 1.5,
+  price: '1.50',
   imageUrl: `/assets/items/${id}.svg`,
   rarity: 'common',
   weight,

@@ -14,7 +14,7 @@ const run = (actions: UpgradeAction[], from: UpgradeState = INITIAL_STATE) =>
   actions.reduce(upgradeReducer, from);
 const ready = { stakeHeld: true, hasTarget: true };
 
-const item = (id: string, price: number) => ({
+const item = (id: string, price: string) => ({
   id,
   name: id,
   price,
@@ -31,9 +31,9 @@ function answer(success: boolean): UpgradeRollResponse {
     chance: 0.26,
     coef: 1.5,
     proof: { serverSeedHash: 'h', clientSeed: 'c', nonce: 0, chanceNumerator: 13, chanceDenominator: 50 },
-    stake: item('cake', 2),
-    target: item('teddy_bear', 3),
-    result: success ? item('teddy_bear', 3) : null,
+    stake: item('cake', '2'),
+    target: item('teddy_bear', '3'),
+    result: success ? item('teddy_bear', '3') : null,
   };
 }
 

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { WalletSlot } from '../../features/wallet/WalletSlot';
-import { formatTon } from '../../lib/format';
+import { formatBalance } from '../../lib/format';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { balanceAtom, meAtom } from '../../state/queries';
@@ -56,7 +56,7 @@ export function Header({ showBack, onBack }: HeaderProps) {
             <span className="skeleton header__balance-skeleton" />
           ) : (
             <span className="header__amount" data-testid="header-balance">
-              {formatTon(balance, 2)}
+              {formatBalance(balance)}
             </span>
           )}
         </Link>

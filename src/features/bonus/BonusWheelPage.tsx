@@ -43,7 +43,7 @@ export function BonusWheelPage() {
         id: prize.id,
         label:
           prize.ton !== undefined
-            ? t('bonus.tonPrize', { amount: String(prize.ton) })
+            ? t('bonus.tonPrize', { amount: formatTon(prize.ton, 0) })
             : t(`bonus.items.${prize.item!}`),
         imageUrl: prize.imageUrl,
       })),

@@ -6,8 +6,8 @@ export type PrizeItem = 'rose' | 'cake' | 'ring' | 'teddy' | 'crown' | 'diamond'
 export interface WheelPrize {
   id: string;
   imageUrl: string;
-  /** A TON prize: its amount. */
-  ton?: number;
+  /** A TON prize: its amount, TON as decimal text. */
+  ton?: string;
   /** An item prize. */
   item?: PrizeItem;
 }
@@ -21,7 +21,7 @@ const ITEM_ART: Record<PrizeItem, string> = {
   diamond: '/assets/items/diamond.svg',
 };
 
-const ton = (amount: number, art: string): WheelPrize => ({
+const ton = (amount: string, art: string): WheelPrize => ({
   id: `ton-${amount}`,
   imageUrl: `/assets/items/${art}.svg`,
   ton: amount,
@@ -30,29 +30,29 @@ const item = (name: PrizeItem): WheelPrize => ({ id: name, imageUrl: ITEM_ART[na
 
 /** The 12 segments, segment 0 first (spec §9: 12 segments). */
 export const WHEEL_PRIZES: readonly WheelPrize[] = [
-  ton(0.1, 'ton_balance'),
+  ton('0.1', 'ton_balance'),
   item('rose'),
-  ton(0.25, 'ton_balance'),
+  ton('0.25', 'ton_balance'),
   item('cake'),
-  ton(0.5, 'ton_stack'),
+  ton('0.5', 'ton_stack'),
   item('ring'),
-  ton(1, 'ton_stack'),
+  ton('1', 'ton_stack'),
   item('teddy'),
-  ton(2, 'ton_chest'),
+  ton('2', 'ton_chest'),
   item('crown'),
-  ton(5, 'ton_chest'),
+  ton('5', 'ton_chest'),
   item('diamond'),
 ];
 
 /** The Prizes grid: the wheel's item prizes with their prices in TON, the most valuable first. */
-export const PRIZE_GRID: readonly { item: PrizeItem; imageUrl: string; price: number }[] = (
+export const PRIZE_GRID: readonly { item: PrizeItem; imageUrl: string; price: string }[] = (
   [
-    ['diamond', 25],
-    ['crown', 12],
-    ['teddy', 6.5],
-    ['ring', 4],
-    ['cake', 1.5],
-    ['rose', 0.8],
+    ['diamond', '25'],
+    ['crown', '12'],
+    ['teddy', '6.5'],
+    ['ring', '4'],
+    ['cake', '1.5'],
+    ['rose', '0.8'],
   ] as const
 ).map(([name, price]) => ({ item: name, imageUrl: ITEM_ART[name], price }));
 

@@ -26,7 +26,7 @@ export function CaseItems({ items }: { items: readonly CaseItem[] }) {
             {t('case.expectedValue')}
             <strong>
               <TonIcon size={13} />
-              {formatTon(ev, 2)}
+              {formatTon(ev, 2, 2)}
             </strong>
           </span>
         )}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpenResult } from '../../../contract/cases.ts';
 import { apiErrorBody } from '../../api';
+import { sumTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
@@ -17,12 +18,12 @@ interface WinScreenProps {
   onKeep: () => void;
 }
 
-/** The won items (price with 1 decimal, spec §9), each sellable, and 'Keep it' to close (spec §2, §4). */
+/** The won items (price with at least 1 decimal, spec §9, and every significant one: the Sell button offers exactly what a sale credits), each sellable, and 'Keep it' to close (spec §2, §4). */
 export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
   const { t } = useTranslation();
   const [sales, setSales] = useState<Record<string, SaleState>>({});
   const keepRef = useRef<HTMLButtonElement>(null);
-  const total = results.reduce((sum, r) => sum + r.item.price, 0);
+  const total = sumTon(results.map((r) => r.item.price));
   const allSold = results.length > 0 && results.every((r) => sales[r.openingId]?.status === 'sold');
 
   useEffect(() => keepRef.current?.focus(), []);

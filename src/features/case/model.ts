@@ -1,22 +1,22 @@
 import type { CaseItem, Item, OpenResult, Rarity } from '../../../contract/cases.ts';
 import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
+import { parseTon, tryParseTon } from '../../../contract/money.ts';
+import { formatTon } from '../../lib/format';
 
 /** How many copies can be opened at once (spec §9: x1, x2, x3). */
 export const COUNTS = [1, 2, 3] as const;
 export type OpenCount = (typeof COUNTS)[number];
 
-const NANO_PER_TON = 1_000_000_000;
-const toNano = (ton: number) => Math.round(ton * NANO_PER_TON);
-
-/** Balance covers price × count (spec §5), compared in whole nanoTON so 0.1 + 0.2 style errors cannot bite. */
-export function canAfford(balance: number | undefined, price: number, count: number): boolean {
-  if (balance === undefined || !Number.isFinite(balance)) return false;
-  return toNano(balance) >= toNano(price) * count;
+/** Balance covers price × count (spec §5), compared exactly in nanoTON. */
+export function canAfford(balance: string | undefined, price: string, count: number): boolean {
+  const have = balance === undefined ? null : tryParseTon(balance);
+  if (have === null) return false;
+  return have >= parseTon(price) * BigInt(count);
 }
 
-/** price × count, rounded to nanoTON. */
-export function totalPrice(price: number, count: number): number {
-  return (toNano(price) * count) / NANO_PER_TON;
+/** price × count in nanoTON, exactly. */
+export function totalPrice(price: string, count: number): bigint {
+  return parseTon(price) * BigInt(count);
 }
 
 const RARITY_RANK: Record<Rarity, number> = { common: 0, uncommon: 1, rare: 2, epic: 3, legendary: 4 };
@@ -26,14 +26,18 @@ export function sortForDisplay(items: readonly CaseItem[]): CaseItem[] {
   return [...items].sort(
     (a, b) =>
       RARITY_RANK[b.item.rarity] - RARITY_RANK[a.item.rarity] ||
-      b.item.price - a.item.price ||
+      compareNano(parseTon(b.item.price), parseTon(a.item.price)) ||
       a.item.name.localeCompare(b.item.name),
   );
 }
 
-/** The case's expected value: Σ dropChance × price, in TON. */
-export function expectedValue(items: readonly CaseItem[]): number {
-  return items.reduce((sum, entry) => sum + entry.dropChance * entry.item.price, 0);
+const compareNano = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The case's expected value: Σ weight × price / Σ weight, in nanoTON (floored, as the server solves it). */
+export function expectedValue(items: readonly CaseItem[]): bigint {
+  const total = items.reduce((sum, entry) => sum + BigInt(entry.weight), 0n);
+  if (total === 0n) return 0n;
+  return items.reduce((sum, entry) => sum + BigInt(entry.weight) * parseTon(entry.item.price), 0n) / total;
 }
 
 /** A drop chance (a fraction) as a percent: '12.5%', '1.25%', '0.05%', '<0.01%'. */
@@ -49,7 +53,7 @@ function roulettePiece(item: Item, weight: number): RouletteItem {
   return {
     id: item.id,
     name: item.name,
-    price: item.price,
+    price: formatTon(item.price, 2),
     imageUrl: item.imageUrl,
     rarity: item.rarity,
     weight,

@@ -1,17 +1,18 @@
 import type { Case } from '../../../contract/cases.ts';
 import type { Rarity, RouletteItem } from '../../../scenes/roulette';
+import { formatTon } from '../../lib/format';
 
 /** Roulette items when the server's catalogue is out of reach: art from /assets/items, made-up prices. */
 export const STATIC_ITEMS: readonly RouletteItem[] = (
   [
-    ['rose', 'Rose', 0.8, 'common', 30],
-    ['candy', 'Candy', 0.5, 'common', 30],
-    ['cake', 'Cake', 1.5, 'common', 20],
-    ['ring', 'Ring', 4, 'uncommon', 10],
-    ['rocket', 'Rocket', 3, 'uncommon', 10],
-    ['teddy_bear', 'Teddy bear', 6.5, 'rare', 6],
-    ['crown', 'Crown', 12, 'epic', 3],
-    ['diamond', 'Diamond', 25, 'legendary', 1],
+    ['rose', 'Rose', '0.80', 'common', 30],
+    ['candy', 'Candy', '0.50', 'common', 30],
+    ['cake', 'Cake', '1.50', 'common', 20],
+    ['ring', 'Ring', '4.00', 'uncommon', 10],
+    ['rocket', 'Rocket', '3.00', 'uncommon', 10],
+    ['teddy_bear', 'Teddy bear', '6.50', 'rare', 6],
+    ['crown', 'Crown', '12.00', 'epic', 3],
+    ['diamond', 'Diamond', '25.00', 'legendary', 1],
   ] as const
 ).map(([id, name, price, rarity, weight]) => ({
   id,
@@ -29,7 +30,7 @@ export function itemsOfCatalogue(cases: readonly Case[] | undefined): RouletteIt
   return chosen.items.map(({ item, weight }) => ({
     id: item.id,
     name: item.name,
-    price: item.price,
+    price: formatTon(item.price, 2),
     imageUrl: item.imageUrl,
     rarity: item.rarity,
     weight,

@@ -2,9 +2,10 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DepositInfo, DepositMethod } from '../../../contract/deposit.ts';
+import { formatTon as canonicalTon, parseTon, tryParseTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
 import { openExternalLink } from '../../lib/telegram';
-import { buttonAddress, tonToNano } from '../../lib/ton';
+import { buttonAddress } from '../../lib/ton';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
@@ -27,13 +28,14 @@ type Step =
   | {
       name: 'waiting';
       method: DepositMethod;
-      amount: number;
+      /** TON, exact decimal text */
+      amount: string;
       /** the CryptoBot invoice, to open again */
       invoiceUrl: string | null;
       /** the balance when the deposit was sent (to notice a credit missed while the socket was down) */
-      baseline: number | null;
+      baseline: string | null;
     }
-  | { name: 'credited'; amount: number };
+  | { name: 'credited'; amount: string };
 
 interface DepositSheetProps {
   open: boolean;
@@ -66,12 +68,12 @@ function DepositFlow({ onClose }: { onClose: () => void }) {
     onReconnected: () => {
       // Back after a drop: a credit may have landed meanwhile; the balance tells.
       void queryClient.refetchQueries({ queryKey: queryKeys.balance }).then(() => {
-        const balance = queryClient.getQueryData<number>(queryKeys.balance);
+        const balance = queryClient.getQueryData<string>(queryKeys.balance);
         setStep((current) =>
           current.name === 'waiting' &&
           current.baseline !== null &&
           balance !== undefined &&
-          balance >= current.baseline + current.amount - 1e-9
+          parseTon(balance) >= parseTon(current.baseline) + parseTon(current.amount)
             ? { name: 'credited', amount: current.amount }
             : current,
         );
@@ -311,7 +313,7 @@ interface AmountFormProps {
   method: DepositMethod;
   busy: boolean;
   setBusy: (busy: boolean) => void;
-  onSent: (amount: number, invoiceUrl: string | null, baseline: number | null) => void;
+  onSent: (amount: string, invoiceUrl: string | null, baseline: string | null) => void;
 }
 
 function AmountForm({ info, method, busy, setBusy, onSent }: AmountFormProps) {
@@ -326,19 +328,20 @@ function AmountForm({ info, method, busy, setBusy, onSent }: AmountFormProps) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || text.trim() === '') return;
-    const nano = tonToNano(text);
-    const amount = Number(text);
-    if (nano === null || !Number.isFinite(amount) || amount < info.minAmount) {
-      setError(t('deposit.minAmount', { min: info.minAmount }));
+    const nano = tryParseTon(text);
+    if (nano === null || nano < parseTon(info.minAmount)) {
+      setError(t('deposit.minAmount', { min: formatTon(info.minAmount, 0) }));
       return;
     }
-    if (amount > info.maxAmount) {
-      setError(t('deposit.maxAmount', { max: info.maxAmount }));
+    if (nano > parseTon(info.maxAmount)) {
+      setError(t('deposit.maxAmount', { max: formatTon(info.maxAmount, 0) }));
       return;
     }
+    // the exact amount typed, in the API's canonical form ("12.50" → "12.5")
+    const amount = canonicalTon(nano);
     setError(null);
     setWalletMissing(false);
-    const baseline = queryClient.getQueryData<number>(queryKeys.balance) ?? null;
+    const baseline = queryClient.getQueryData<string>(queryKeys.balance) ?? null;
     setBusy(true);
     try {
       if (mode === 'demo') {
@@ -359,7 +362,7 @@ function AmountForm({ info, method, busy, setBusy, onSent }: AmountFormProps) {
         try {
           await runtime.sendTransfer({
             address: info.ton.address,
-            amountNano: nano,
+            amountNano: nano.toString(),
             comment: info.ton.comment,
           });
         } catch {
@@ -515,7 +518,7 @@ function Status({
   visual: ReactNode;
   title: string;
   text?: string;
-  amount?: number;
+  amount?: string;
   children?: ReactNode;
 }) {
   return (

@@ -17,7 +17,7 @@ export const depositInfoAtom = atomWithQuery(() => ({
 }));
 
 /** POST /deposit/cryptobot-invoice {amount} → {invoiceUrl, ...} */
-export function createCryptobotInvoice(amount: number): Promise<CryptobotInvoiceResponse> {
+export function createCryptobotInvoice(amount: string): Promise<CryptobotInvoiceResponse> {
   return api.request<CryptobotInvoiceResponse>('/deposit/cryptobot-invoice', {
     method: 'POST',
     body: { amount },
@@ -25,7 +25,7 @@ export function createCryptobotInvoice(amount: number): Promise<CryptobotInvoice
 }
 
 /** POST /deposit/demo {amount, method}: demo mode only; the credit arrives over the deposit socket. */
-export function createDemoDeposit(amount: number, method: DepositMethod): Promise<DemoDepositResponse> {
+export function createDemoDeposit(amount: string, method: DepositMethod): Promise<DemoDepositResponse> {
   return api.request<DemoDepositResponse>('/deposit/demo', { method: 'POST', body: { amount, method } });
 }
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { LANGUAGES, setLanguage } from '../../i18n';
-import { formatTon } from '../../lib/format';
+import { formatBalance } from '../../lib/format';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { balanceAtom, meAtom, profileAtom } from '../../state/queries';
@@ -70,7 +70,7 @@ export function ProfilePage() {
           <span className="profile__label">{t('profile.balance')}</span>
           <span className="profile__amount" data-testid="profile-balance">
             <TonIcon size={22} />
-            {shownBalance === undefined ? '—' : formatTon(shownBalance, 2)}
+            {shownBalance === undefined ? '—' : formatBalance(shownBalance)}
           </span>
         </div>
         <button type="button" className="button" onClick={() => setDepositOpen(true)}>

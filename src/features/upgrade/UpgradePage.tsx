@@ -153,11 +153,11 @@ export function UpgradePage() {
 
       <div className="upgrade-controls">
         <div className="upgrade-amounts">
-          <Amount label={t('upgrade.bet')} value={stake?.item.price ?? 0} testId="upgrade-bet" />
+          <Amount label={t('upgrade.bet')} value={stake?.item.price ?? '0'} testId="upgrade-bet" />
           {optionsReady ? (
             <DesiredPrize stakeId={stake.id} coef={state.coef!} targetId={state.targetId} />
           ) : (
-            <Amount label={t('upgrade.prize')} value={0} testId="upgrade-prize" />
+            <Amount label={t('upgrade.prize')} value="0" testId="upgrade-prize" />
           )}
         </div>
 
@@ -249,7 +249,7 @@ export function UpgradePage() {
   );
 }
 
-function Amount({ label, value, testId }: { label: string; value: number; testId: string }) {
+function Amount({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <div className="upgrade-amount">
       <span className="upgrade-amount__label">{label}</span>
@@ -280,7 +280,7 @@ function DesiredPrize({
 }) {
   const { t } = useTranslation();
   const { target } = useTarget(stakeId, coef, targetId);
-  return <Amount label={t('upgrade.prize')} value={target?.price ?? 0} testId="upgrade-prize" />;
+  return <Amount label={t('upgrade.prize')} value={target?.price ?? '0'} testId="upgrade-prize" />;
 }
 
 function UpgradeButton({
