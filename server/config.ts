@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Address } from '@ton/core';
-import { tonToNano } from './lib/money.ts';
+import { tryParseTon } from '../contract/money.ts';
 
 /** Server configuration, read from environment variables with safe defaults (see README for the table). */
 export interface Config {
@@ -132,10 +132,11 @@ function adminKey(env: NodeJS.ProcessEnv): string | null {
 function racePrizes(env: NodeJS.ProcessEnv): bigint[] {
   const raw = str('RACE_PRIZES_TON', env) ?? '10,5,3,2,1,1';
   const parts = raw.split(',').map((p) => p.trim());
-  if (parts.length > 100 || parts.some((p) => !/^\d{1,9}(\.\d{1,9})?$/.test(p))) {
+  const prizes = parts.map((p) => tryParseTon(p));
+  if (parts.length > 100 || prizes.some((p) => p === null)) {
     throw new Error(`RACE_PRIZES_TON must be up to 100 comma-separated TON amounts, got "${raw}"`);
   }
-  return parts.map((p) => tonToNano(p));
+  return prizes as bigint[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {

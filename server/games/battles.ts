@@ -10,7 +10,7 @@ import type {
 import type { Db } from '../db/index.ts';
 import type { BattleRowStatus, Database } from '../db/schema.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
-import { nanoToTon } from '../lib/money.ts';
+import { formatTon as nanoToTon } from '../../contract/money.ts';
 import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
 import { hashSeed, newClientSeed, newServerSeed } from './fair.ts';
 import { addToInventory, insufficientBalance } from './opening.ts';

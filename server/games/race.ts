@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { RaceResponse } from '../../contract/race.ts';
 import type { Db } from '../db/index.ts';
-import { nanoToTon } from '../lib/money.ts';
+import { formatTon as nanoToTon } from '../../contract/money.ts';
 import { creditOnce } from '../users.ts';
 import { LEDGER_KIND_BATTLE_REFUND, LEDGER_KIND_BATTLE_SEAT } from './battles.ts';
 import { LEDGER_KIND_CASE_OPEN } from './opening.ts';

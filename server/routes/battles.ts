@@ -12,7 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { withIdempotency } from '../lib/idempotency.ts';
-import { nanoToTon } from '../lib/money.ts';
+import { formatTon as nanoToTon } from '../../contract/money.ts';
 import {
   battleIdOf,
   cancelBattle,

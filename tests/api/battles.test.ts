@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { compareTon, parseTon } from '../../contract/money.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Battle, BattleFormat, BattleSeatResponse, BattlesResponse } from '../../contract/battles.ts';
 import type { Case } from '../../contract/cases.ts';
@@ -60,7 +61,7 @@ async function waitForStatus(server: TestServer, id: string, status: Battle['sta
   throw new Error(`battle ${id} never became ${status}`);
 }
 
-const nanoOf = (ton: number) => BigInt(Math.round(ton * 1e9));
+const nanoOf = (ton: string) => parseTon(ton);
 
 /** Every roll recomputed from the proof; the winner and the awards checked against the rules. */
 function verifyProof(battle: Battle, cases: Map<string, Case>): void {
@@ -231,7 +232,7 @@ describe('case battles', () => {
       body: { format: '1v1', mode: 'normal', caseIds: ['no-such-case'] },
     });
     expect(unknown.status).toBe(404);
-    const expensive = playable().sort((x, y) => y.price - x.price)[0]!;
+    const expensive = playable().sort((x, y) => compareTon(y.price, x.price))[0]!;
     const poor = await server.call<ApiError>('POST', '/battles', {
       token: me.token,
       body: { format: '1v1', mode: 'normal', caseIds: Array(10).fill(expensive.id) },

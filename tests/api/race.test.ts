@@ -1,3 +1,4 @@
+import { parseTon, formatTon } from '../../contract/money.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BattleSeatResponse } from '../../contract/battles.ts';
 import type { Case } from '../../contract/cases.ts';
@@ -9,7 +10,7 @@ import { TON } from './games.ts';
 // and place, also across a restart.
 
 const WAGER_KINDS = ['case_open', 'battle_seat', 'battle_refund'];
-const nanoOf = (ton: number) => BigInt(Math.round(ton * 1e9));
+const nanoOf = (ton: string) => parseTon(ton);
 
 let nextUser = 7_300_000;
 async function player(server: TestServer, name: string, balanceTon: bigint) {
@@ -100,7 +101,7 @@ describe('the wager race', () => {
     // someone who wagered nothing has no place yet
     const idle = await player(server, 'Idle', 1n);
     const none = await server.call<RaceResponse>('GET', '/race', { token: idle.token });
-    expect(none.body.you).toEqual({ place: null, points: 0 });
+    expect(none.body.you).toEqual({ place: null, points: formatTon(0n) });
   });
 });
 

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { Battle, BattleFormat, BattleMode } from '../../../contract/battles.ts';
+import { sumTon } from '../../../contract/money.ts';
 import { apiErrorBody } from '../../api';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
@@ -138,7 +139,7 @@ function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
   const [error, setError] = useState<string | null>(null);
   const byId = new Map(playable.map((c) => [c.id, c]));
   // the sum in nanoTON so that the shown total is exact
-  const totalNano = picked.reduce((s, id) => s + BigInt(Math.round((byId.get(id)?.price ?? 0) * 1e9)), 0n);
+  const totalNano = sumTon(picked.map((id) => byId.get(id)?.price ?? '0'));
 
   const create = async () => {
     setBusy(true);
@@ -219,7 +220,7 @@ function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
       <p className="battle__mode-help">{t(`battle.modeHelp.${mode}`)}</p>
       <div className="battle__create-foot">
         <span className="battle__total" data-testid="battle-total">
-          {t('battle.totalCost')} <TonIcon size={16} /> {formatTon(Number(totalNano) / 1e9)}
+          {t('battle.totalCost')} <TonIcon size={16} /> {formatTon(totalNano)}
         </span>
         <button
           type="button"
