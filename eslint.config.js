@@ -30,12 +30,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.{ts,tsx}', 'scenes/**/*.{ts,tsx}'],
+    files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       ...reactHooks.configs.recommended.rules,
     },
+  },
+  {
+    // scenes run in a worker: only the worker's globals exist (tsconfig there has no DOM library either)
+    files: ['scenes/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.worker } },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
@@ -65,6 +70,7 @@ export default tseslint.config(
             },
             { regex: '(^|/)server/', message: 'The client never imports server code.' },
             { group: ['@pixi/*'], message: 'src/ reaches Pixi only through a scene public component.' },
+            { group: ['pixi.js/*'], message: 'src/ reaches Pixi only through a scene public entry.' },
           ],
         },
       ],
@@ -79,11 +85,48 @@ export default tseslint.config(
         { name: 'document', message: 'Scene code touches no DOM.' },
         { name: 'localStorage', message: 'Scene code touches no DOM storage.' },
         { name: 'fetch', message: 'Scenes do no network.' },
+        {
+          name: 'navigator',
+          message: 'Scene code reads no navigator: the app passes what it needs in a plan.',
+        },
+        { name: 'WebSocket', message: 'Scenes do no network.' },
+        { name: 'XMLHttpRequest', message: 'Scenes do no network.' },
+        {
+          name: 'requestAnimationFrame',
+          message: 'One frame loop: the runtime (scenes/runtime/host.ts) calls frame() on every scene.',
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression',
+          message:
+            'No dynamic imports in scenes: the runtime bundles every scene (the app loads the runtime lazily).',
+        },
+        {
+          selector:
+            'MemberExpression[object.name=/^(globalThis|self)$/][property.name=/^(document|window|navigator|localStorage|fetch|WebSocket|XMLHttpRequest|requestAnimationFrame)$/]',
+          message:
+            'Scene code touches no DOM, network or frame loop of its own, not even through globalThis.',
+        },
       ],
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'react-dom', message: 'Scenes render through @pixi/react only.' }],
+          paths: [
+            {
+              name: 'react',
+              message: 'Scenes are plain Pixi views driven by the runtime; React lives in src/.',
+            },
+            {
+              name: 'react-dom',
+              message: 'Scenes are plain Pixi views driven by the runtime; React lives in src/.',
+            },
+            {
+              name: '@pixi/react',
+              message: 'Scenes are plain Pixi views driven by the runtime (scene contract).',
+            },
+          ],
           patterns: [
             { group: [...network], message: 'Scenes do no network.' },
             { group: [...telegram], message: 'Scenes do not touch the Telegram SDK or the wallet.' },
@@ -96,6 +139,13 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // the one frame loop
+    files: ['scenes/runtime/host.ts'],
+    rules: {
+      'no-restricted-globals': 'off',
     },
   },
   {

@@ -27,7 +27,12 @@ export default defineConfig({
         '--no-sandbox',
         '--disable-background-networking',
         '--disable-component-update',
-        '--disable-gpu',
+        // WebGL through SwiftShader (software), also in workers on an OffscreenCanvas: the scene runtime's
+        // worker path runs for real here (window.__scenes.stats() names the renderer in use)
+        '--use-gl=angle',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--ignore-gpu-blocklist',
       ],
     },
   },

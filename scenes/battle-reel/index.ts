@@ -1,16 +1,12 @@
-import { lazy } from 'react';
 import { resolveConfig, type BattleReelConfig } from './config.ts';
 
 /**
  * The battle screen's case reel (a demonstration: the app picks the winner with pickWinner and only logs
- * it). The component is lazy: importing this entry costs no Pixi until a <BattleReel> renders (inside
- * <Suspense>).
+ * it): its plan, tuning and pure motion. The app shows it through the scene runtime
+ * (<SceneView scene="battle-reel">).
  */
-export const BattleReel = lazy(() => import('./BattleReel.tsx').then((m) => ({ default: m.BattleReel })));
-export type { BattleReelProps } from './BattleReel.tsx';
-export type { BattleCase, BattleReelPlan } from './plan.ts';
+export type { BattleCase, BattleReelPlan, BattleReelScenePlan } from './plan.ts';
 export type { RendererChoice } from '../shared/renderer.ts';
-export type { SceneClock } from '../shared/clock.ts';
 
 export { battleReelConfig, resolveConfig, type BattleReelConfig } from './config.ts';
 export {

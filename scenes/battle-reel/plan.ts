@@ -25,3 +25,15 @@ export interface BattleReelPlan {
   /** The player prefers reduced motion: shorter spin, fewer loops. */
   reducedMotion?: boolean;
 }
+
+/** What the battle reel scene is prepared with. */
+export interface BattleReelScenePlan {
+  /** The strip of cases, repeated endlessly (spec §9: 7). */
+  images: readonly BattleCase[];
+  /** Index into images of the case to stop on, played by play(); null while idle. */
+  winnerIndex: number | null;
+  /** Extra loops over the strip before the winner; default the config's (spec §4: 3). */
+  loops?: number;
+  /** The player prefers reduced motion. */
+  reducedMotion?: boolean;
+}

@@ -1,5 +1,6 @@
 import { Container, Graphics, RenderTexture, Sprite, Text, Texture, type Renderer } from 'pixi.js';
-import { bakeOnce, loadArt } from '../shared/bake.ts';
+import type { ArtLoader } from '../runtime/contract.ts';
+import { bakeOnce } from '../shared/bake.ts';
 import type { BattleReelConfig } from './config.ts';
 import type { BattleCase } from './plan.ts';
 
@@ -38,19 +39,25 @@ export function bakeTiles(
   renderer: Renderer,
   cases: readonly BattleCase[],
   look: TileLook,
+  art: ArtLoader,
 ): Promise<Texture[]> {
   const lookKey = JSON.stringify(look);
   return Promise.all(
     cases.map((face) =>
       bakeOnce(renderer, JSON.stringify(['battle-tile', face.id, face.name, face.imageUrl, lookKey]), () =>
         // a tile that cannot be drawn stays blank rather than holding the reel back
-        bakeTile(renderer, face, look).catch(() => Texture.EMPTY),
+        bakeTile(renderer, face, look, art).catch(() => Texture.EMPTY),
       ),
     ),
   );
 }
 
-async function bakeTile(renderer: Renderer, face: BattleCase, look: TileLook): Promise<Texture> {
+async function bakeTile(
+  renderer: Renderer,
+  face: BattleCase,
+  look: TileLook,
+  loadArt: ArtLoader,
+): Promise<Texture> {
   const art = await loadArt(face.imageUrl);
   const { width, height } = look;
   const tile = new Container();
@@ -86,6 +93,6 @@ async function bakeTile(renderer: Renderer, face: BattleCase, look: TileLook): P
   }
   const target = RenderTexture.create({ width, height, resolution: renderer.resolution, antialias: true });
   renderer.render({ container: tile, target, clear: true });
-  tile.destroy({ children: true }); // the art texture stays in Assets' cache; the text frees its own
+  tile.destroy({ children: true }); // the art texture stays in the runtime's cache; the text frees its own
   return target;
 }

@@ -1,5 +1,6 @@
 import { Container, Graphics, RenderTexture, Sprite, Text, Texture, type Renderer } from 'pixi.js';
-import { bakeOnce, loadArt } from '../shared/bake.ts';
+import type { ArtLoader } from '../runtime/contract.ts';
+import { bakeOnce } from '../shared/bake.ts';
 import { localAngle } from '../shared/wheel.ts';
 import type { BonusWheelConfig } from './config.ts';
 import { segmentCount } from './motion.ts';
@@ -14,6 +15,7 @@ export function bakeWheelFace(
   segments: readonly BonusSegment[],
   config: BonusWheelConfig,
   radius: number,
+  art: ArtLoader,
 ): Promise<Texture> {
   const look = [
     segmentCount(config),
@@ -30,7 +32,7 @@ export function bakeWheelFace(
   const key = JSON.stringify(['bonus-wheel-face', segments, look, radius, renderer.resolution]);
   // a face that cannot be drawn stays blank rather than holding the spin (and onSettled) back
   return bakeOnce(renderer, key, () =>
-    bakeFace(renderer, segments, config, radius).catch(() => Texture.EMPTY),
+    bakeFace(renderer, segments, config, radius, art).catch(() => Texture.EMPTY),
   );
 }
 
@@ -39,6 +41,7 @@ async function bakeFace(
   segments: readonly BonusSegment[],
   config: BonusWheelConfig,
   radius: number,
+  loadArt: ArtLoader,
 ): Promise<Texture> {
   const count = segmentCount(config);
   const faces = Array.from({ length: count }, (_, i) => segments[i % Math.max(segments.length, 1)]);
@@ -118,6 +121,6 @@ async function bakeFace(
     antialias: true,
   });
   renderer.render({ container: root, target, clear: true });
-  root.destroy({ children: true }); // icon textures stay in Assets' cache; the texts free their own
+  root.destroy({ children: true }); // icon textures stay in the runtime's cache; the texts free their own
   return target;
 }

@@ -31,3 +31,17 @@ export interface BonusWheelPlan extends BonusSpin {
   /** The player prefers reduced motion: shorter spin, fewer turns. */
   reducedMotion?: boolean;
 }
+
+/** What the bonus wheel scene is prepared with. */
+export interface BonusWheelScenePlan {
+  /**
+   * The prizes, segment 0 first (repeated if fewer than segmentCount). Segments are laid out from the top
+   * against the spin, so the pointer meets them in index order; before the first spin, segment 0 is under
+   * the pointer.
+   */
+  segments: readonly BonusSegment[];
+  /** The app's random choice for the spin (pickSpin()), played by play(); null while idle. */
+  spin: BonusSpin | null;
+  /** The player prefers reduced motion. */
+  reducedMotion?: boolean;
+}

@@ -17,5 +17,4 @@ export const configSources = {
 
 export type SceneId = keyof typeof configSources;
 
-export type { SceneClock } from '../shared/clock.ts';
 export { parseEase } from '../shared/easing.ts';

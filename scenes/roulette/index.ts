@@ -1,15 +1,11 @@
-import { lazy } from 'react';
 import { reelHeight, resolveConfig, type RouletteConfig } from './config.ts';
 
 /**
- * The case-opening roulette. The component is lazy: importing this entry costs no Pixi until a <Roulette>
- * renders (inside <Suspense>), so the case list ships without it (DESIGN rule 9).
+ * The case-opening roulette: its plan, tuning and pure motion. The app shows it through the scene runtime
+ * (<SceneView scene="roulette">); this entry holds no Pixi, so the case list ships without it (DESIGN rule 9).
  */
-export const Roulette = lazy(() => import('./Roulette.tsx').then((m) => ({ default: m.Roulette })));
-export type { RouletteProps, RouletteReel } from './Roulette.tsx';
-export type { RoulettePlan, RouletteItem } from './plan.ts';
+export type { RoulettePlan, RouletteItem, RouletteReel, RouletteScenePlan } from './plan.ts';
 export type { RendererChoice } from '../shared/renderer.ts';
-export type { SceneClock } from '../shared/clock.ts';
 export type { Rarity } from '../shared/cards.ts';
 
 export { rouletteConfig, resolveConfig, reelHeight, type RouletteConfig } from './config.ts';

@@ -24,3 +24,23 @@ export interface RoulettePlan {
   /** When the spin starts, as a performance.now() timestamp; default: as soon as the cards are ready. */
   startAt?: number;
 }
+
+/** One reel of a multi-open: the server's result for one copy of the case. */
+export interface RouletteReel {
+  /** The cards of this reel (the case's items, plus the dropped item if the case no longer lists it). */
+  items: readonly RouletteItem[];
+  /** Index into items of the item the server dropped. */
+  winnerIndex: number;
+  /** Layout seed from the server's proof. */
+  seed: string;
+}
+
+/** What the roulette scene is prepared with (the runtime's plan for this scene). */
+export interface RouletteScenePlan {
+  /** Cards to bake ahead (the case's items): prepared before the tap, the spin starts without baking. */
+  items: readonly RouletteItem[];
+  /** 1 to 3 reels, top to bottom, started together; empty to only bake the items. */
+  reels: readonly RouletteReel[];
+  /** The player prefers reduced motion. */
+  reducedMotion?: boolean;
+}

@@ -1,4 +1,4 @@
-import { Assets, type Renderer, type Texture } from 'pixi.js';
+import type { Renderer, Texture } from 'pixi.js';
 
 const baked = new WeakMap<Renderer, Map<string, Promise<Texture>>>();
 
@@ -16,14 +16,4 @@ export function bakeOnce(renderer: Renderer, key: string, make: () => Promise<Te
     cache.set(key, texture);
   }
   return texture;
-}
-
-/** An image through Pixi's asset cache, or null when it cannot be loaded (the caller draws a placeholder). */
-export async function loadArt(url: string | undefined): Promise<Texture | null> {
-  if (!url) return null;
-  try {
-    return await Assets.load<Texture>(url);
-  } catch {
-    return null;
-  }
 }

@@ -1,4 +1,6 @@
-import { Assets, Container, Graphics, RenderTexture, Sprite, Text, Texture, type Renderer } from 'pixi.js';
+import { Container, Graphics, RenderTexture, Sprite, Text, Texture, type Renderer } from 'pixi.js';
+import type { ArtLoader } from '../runtime/contract.ts';
+import { bakeOnce } from './bake.ts';
 
 export type Rarity = 'common' | 'uncommon' | 'rare' | 'epic' | 'legendary';
 
@@ -25,8 +27,6 @@ export interface CardLook {
   priceSuffix: string;
 }
 
-const baked = new WeakMap<Renderer, Map<string, Promise<Texture>>>();
-
 /**
  * One texture per card face, baked once per renderer (background, art and price text flattened into a
  * RenderTexture), so a reel draws plain sprites and never re-renders text. Baking is shared between reels
@@ -36,33 +36,27 @@ export function bakeCards(
   renderer: Renderer,
   faces: readonly CardFace[],
   look: CardLook,
+  art: ArtLoader,
 ): Promise<Texture[]> {
-  let cache = baked.get(renderer);
-  if (!cache) baked.set(renderer, (cache = new Map()));
   const lookKey = JSON.stringify(look);
   return Promise.all(
-    faces.map((face) => {
-      const key = JSON.stringify([face.id, face.name, face.price, face.imageUrl, face.rarity, lookKey]);
-      let texture = cache.get(key);
-      if (!texture) {
+    faces.map((face) =>
+      bakeOnce(
+        renderer,
+        JSON.stringify(['card', face.id, face.name, face.price, face.imageUrl, face.rarity, lookKey]),
         // a card that cannot be drawn stays blank rather than holding the reel (and the win screen) back
-        texture = bakeCard(renderer, face, look).catch(() => Texture.EMPTY);
-        cache.set(key, texture);
-      }
-      return texture;
-    }),
+        () => bakeCard(renderer, face, look, art).catch(() => Texture.EMPTY),
+      ),
+    ),
   );
 }
 
-async function loadArt(url: string): Promise<Texture | null> {
-  try {
-    return await Assets.load<Texture>(url);
-  } catch {
-    return null; // a failed image falls back to a placeholder (spec §8)
-  }
-}
-
-async function bakeCard(renderer: Renderer, face: CardFace, look: CardLook): Promise<Texture> {
+async function bakeCard(
+  renderer: Renderer,
+  face: CardFace,
+  look: CardLook,
+  loadArt: ArtLoader,
+): Promise<Texture> {
   const art = await loadArt(face.imageUrl);
   const { width, height } = look;
   const accent = look.rarityColors[face.rarity] ?? look.rarityColors.common;
@@ -120,6 +114,6 @@ async function bakeCard(renderer: Renderer, face: CardFace, look: CardLook): Pro
 
   const target = RenderTexture.create({ width, height, resolution: renderer.resolution, antialias: true });
   renderer.render({ container: card, target, clear: true });
-  card.destroy({ children: true }); // the art texture stays in Assets' cache; the texts free their own
+  card.destroy({ children: true }); // the art texture stays in the runtime's cache; the texts free their own
   return target;
 }

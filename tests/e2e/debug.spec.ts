@@ -169,3 +169,48 @@ test('a broken config is refused with the reason', async ({ page }) => {
   await expect(status).toContainText('spinz: unknown field');
   expect(await config(page)).toEqual(before);
 });
+
+test('a curve edited during a play reaches the running scene without restarting it', async ({ page }) => {
+  await english(page);
+  await open(page, 'scene=battle-reel&autoplay=1');
+  await page.getByTestId('debug-replay-on-change').uncheck();
+  const time = page.getByTestId('debug-time');
+  await expect.poll(async () => Number((await time.textContent())!.split(' ')[0])).toBeGreaterThan(0.2);
+
+  // hold the play at 1.5 s
+  await page.getByTestId('debug-scrub').fill('1500');
+  await expect(time).toHaveText('1.50 s / 3.00 s');
+  const canvas = page.getByTestId('debug-preview').locator('canvas');
+  const frames = await page.evaluate(() => window.__scenes!.stats().then((s) => s.frames));
+  const before = await canvas.screenshot();
+
+  // another curve: at the same time the reel stands elsewhere, drawn by the same play
+  const ease = page.getByTestId('debug-ease-text');
+  await ease.fill('cubic-bezier(0.9, 0, 0.95, 0.2)');
+  await ease.press('Enter');
+  await expect.poll(async () => (await canvas.screenshot()).equals(before), { timeout: 10_000 }).toBe(false);
+  expect(await page.evaluate(() => window.__scenes!.stats().then((s) => s.frames))).toBeGreaterThan(frames);
+  await expect(time).toHaveText('1.50 s / 3.00 s');
+  expect(await settledCount(page)).toBe(0);
+
+  // resumed, the same play runs on to its end
+  await page.getByTestId('debug-pause').click();
+  await expect.poll(() => settledCount(page), { timeout: 15_000 }).toBe(1);
+});
+
+test('idle: the runtime draws nothing on either path once the scene is shown', async ({ page }) => {
+  for (const path of ['worker', 'main']) {
+    await open(page, `scene=chance-wheel&scenes=${path}`);
+    expect(await page.evaluate(() => window.__scenes!.mode)).toBe(path);
+    await expect
+      .poll(() => page.evaluate(() => window.__scenes!.stats().then((s) => s.frames)))
+      .toBeGreaterThan(0);
+    const drawn = async () => {
+      const before = await page.evaluate(() => window.__scenes!.stats());
+      await page.waitForTimeout(1_000);
+      const after = await page.evaluate(() => window.__scenes!.stats());
+      return after.running ? -1 : after.frames - before.frames;
+    };
+    await expect.poll(drawn, { timeout: 10_000 }).toBe(0);
+  }
+});

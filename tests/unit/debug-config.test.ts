@@ -197,7 +197,7 @@ describe('debug scene switcher: URL parameters', () => {
       scene: 'battle-reel',
       reels: 1,
       track: null,
-      renderer: 'webgl',
+      renderer: 'auto',
       autoplay: false,
       loop: false,
     });
@@ -205,7 +205,7 @@ describe('debug scene switcher: URL parameters', () => {
       scene: 'roulette',
       reels: 1,
       track: null,
-      renderer: 'webgl',
+      renderer: 'auto',
     });
   });
 

@@ -1,17 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { BattleReel, battleReelHeight, type BattleCase } from '../../../scenes/battle-reel';
+import { battleReelHeight, type BattleCase, type BattleReelScenePlan } from '../../../scenes/battle-reel';
+import type { SceneEvent } from '../../../scenes/runtime';
 import type { Battle, BattleSeat } from '../../../contract/battles.ts';
 import { apiErrorBody } from '../../api';
 import { rollInt, sha256Hex } from '../../lib/fair';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
+import { SceneView } from '../../lib/scene/SceneView';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { Avatar } from '../../lib/ui/Avatar';
-import { SceneBoundary } from '../../lib/ui/SceneBoundary';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import {
   battleKeys,
@@ -164,7 +165,25 @@ function SeatColumn(props: {
   );
   const landed = round > 0 ? landedIndex(battle, round, seat.seat) : null;
   const [settledRound, setSettledRound] = useState(0);
-  const onSettled = useCallback(() => setSettledRound(round), [round]);
+  // the plan changes only at phase edges: a new round's case or landing item
+  const plan = useMemo<BattleReelScenePlan>(
+    () => ({ images, winnerIndex: landed, reducedMotion: quick || reducedMotion }),
+    [images, landed, quick, reducedMotion],
+  );
+  const onEvents = useCallback(
+    (events: SceneEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'settled' && event.result.scene === 'battle-reel') {
+          setSettledRound(round);
+        } else if (event.type === 'error') {
+          // a failed reel must not hide the result: the drops and totals below still show it
+          console.error('Battle reel failed', event.message);
+          setSettledRound(round);
+        }
+      }
+    },
+    [round],
+  );
   const drops = battle.rolls.filter((r) => r.seat === seat.seat);
   const name = seat.player ? (seat.isBot ? t('battle.bot') : seat.player.name) : t('battle.waiting');
 
@@ -205,21 +224,16 @@ function SeatColumn(props: {
         aria-label={t('battle.reelLabel')}
       >
         {width > 0 && images.length > 0 && (
-          <SceneBoundary>
-            <Suspense fallback={null}>
-              <BattleReel
-                width={width}
-                height={battleReelHeight(REEL_PADDING)}
-                images={images}
-                winnerIndex={landed}
-                spinId={`${battle.id}:${round}`}
-                reducedMotion={quick || reducedMotion}
-                resolution={sceneResolution()}
-                className="battle__canvas"
-                onSettled={onSettled}
-              />
-            </Suspense>
-          </SceneBoundary>
+          <SceneView
+            scene="battle-reel"
+            plan={plan}
+            play={landed === null ? null : `${battle.id}:${round}`}
+            width={width}
+            height={battleReelHeight(REEL_PADDING)}
+            dpr={sceneResolution()}
+            className="battle__canvas"
+            onEvents={onEvents}
+          />
         )}
       </div>
       <ul className="battle__drops" data-testid={`battle-drops-${seat.seat}`}>

@@ -1,26 +1,28 @@
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  BonusWheel,
   bonusWheelConfig,
   pickSpin,
   type BonusSegment,
   type BonusSpin,
+  type BonusWheelScenePlan,
 } from '../../../scenes/bonus-wheel';
+import type { SceneEvent } from '../../../scenes/runtime';
 import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticSelection } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { playTick, preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
-import { SceneBoundary } from '../../lib/ui/SceneBoundary';
+import { SceneView } from '../../lib/scene/SceneView';
+import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { BONUS_WORD, LETTERS_COLLECTED, PRIZE_GRID, WHEEL_PRIZES } from './prizes';
 import './bonus.css';
 
 /** Largest wheel, px: on a wide screen the wheel stops growing. */
 const MAX_WHEEL = 340;
-/** Longest a spin may hold the button before it frees itself (a stalled scene must not lock the screen). */
-const WATCHDOG_MS = bonusWheelConfig.durationMs + 5_000;
+/** A started spin's length, ms: once it has run this (plus a margin) the wheel unlocks anyway. */
+const SPIN_MS = bonusWheelConfig.durationMs;
 
 /**
  * The bonus wheel (/wheel and /bonus), a client-side demonstration (spec §2, §4): 'Spin again' spins the
@@ -59,20 +61,32 @@ export function BonusWheelPage() {
   };
   const stop = useCallback(() => setSpinning(false), []);
 
-  useEffect(() => {
-    if (!spinning) return;
-    const timer = setTimeout(stop, WATCHDOG_MS);
-    return () => clearTimeout(timer);
-  }, [spinning, stop]);
+  // a stalled scene must not lock the screen; counted from when the wheel really starts, not from the tap
+  const started = useSpinWatchdog(spinning, SPIN_MS, stop);
 
-  const onTick = useCallback(() => {
-    playTick();
-    hapticSelection();
-  }, []);
-  const onSettled = useCallback(() => {
-    hapticImpact('medium');
-    stop();
-  }, [stop]);
+  const plan = useMemo<BonusWheelScenePlan>(
+    () => ({ segments, spin: spin?.spin ?? null, reducedMotion }),
+    [segments, spin, reducedMotion],
+  );
+  const onEvents = useCallback(
+    (events: SceneEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'tick') {
+          playTick();
+          hapticSelection();
+        } else if (event.type === 'started') {
+          started();
+        } else if (event.type === 'settled') {
+          hapticImpact('medium');
+          stop();
+        } else if (event.type === 'error') {
+          console.error('Bonus wheel failed', event.message);
+          stop();
+        }
+      }
+    },
+    [stop, started],
+  );
 
   return (
     <section className="screen bonus" data-testid="bonus-page">
@@ -91,21 +105,16 @@ export function BonusWheelPage() {
           aria-label={t('bonus.wheelLabel')}
         >
           {size > 0 && (
-            <SceneBoundary onFail={stop}>
-              <Suspense fallback={<span className="bonus__wheel-placeholder" />}>
-                <BonusWheel
-                  size={size}
-                  segments={segments}
-                  spin={spin?.spin ?? null}
-                  spinId={spin?.id ?? 0}
-                  reducedMotion={reducedMotion}
-                  resolution={sceneResolution()}
-                  className="bonus__canvas"
-                  onTick={onTick}
-                  onSettled={onSettled}
-                />
-              </Suspense>
-            </SceneBoundary>
+            <SceneView
+              scene="bonus-wheel"
+              plan={plan}
+              play={spin ? spin.id : null}
+              width={size}
+              height={size}
+              dpr={sceneResolution()}
+              className="bonus__canvas"
+              onEvents={onEvents}
+            />
           )}
         </div>
       </div>

@@ -79,13 +79,20 @@ function CaseOpenScreen({ box }: { box: Case }) {
   return (
     <section className="screen case-page" data-testid="case-page" data-phase={phase} aria-busy={busy}>
       <div className="case-hero" data-stage={showStage || undefined}>
-        {showStage ? (
-          <RouletteStage reels={reels} count={opening.state.count} onDone={opening.spinDone} />
-        ) : (
+        {!showStage && (
           <div className="case-hero__art">
             <span className="case-hero__halo" aria-hidden="true" />
             <ArtImage src={box.imageUrl} />
           </div>
+        )}
+        {hasItems && (
+          <RouletteStage
+            pieces={pieces}
+            reels={reels}
+            count={busy ? opening.state.count : count}
+            shown={showStage}
+            onDone={opening.spinDone}
+          />
         )}
       </div>
 

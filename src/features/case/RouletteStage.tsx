@@ -1,78 +1,103 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Roulette, rouletteConfig, rouletteHeight, type RouletteReel } from '../../../scenes/roulette';
+import {
+  rouletteConfig,
+  rouletteHeight,
+  type RouletteItem,
+  type RouletteReel,
+  type RouletteScenePlan,
+} from '../../../scenes/roulette';
+import type { SceneEvent } from '../../../scenes/runtime';
 import { hapticSelection } from '../../lib/haptics';
+import { SceneView } from '../../lib/scene/SceneView';
+import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
 import { playTick } from '../../lib/sound';
-import { SceneBoundary } from '../../lib/ui/SceneBoundary';
 
-/** Longest a spin may take before the win screen shows anyway (a stalled scene must not hold the prize). */
-const WATCHDOG_MS = rouletteConfig.durationMs + 20_000;
+/** A started spin's length, ms: once it has run this (plus a margin) the win screen shows anyway. */
+const SPIN_MS = rouletteConfig.startLeadMs + rouletteConfig.durationMs;
 
 interface RouletteStageProps {
-  /** reels to play; empty while the opening request is out (the scene loads meanwhile) */
+  /** The case's cards: baked while the page is shown, so that the spin starts without waiting for art. */
+  pieces: readonly RouletteItem[];
+  /** Reels to play; empty while idle or while the opening request is out. */
   reels: readonly RouletteReel[];
-  /** how many reels the stage makes room for */
+  /** How many reels the stage makes room for. */
   count: number;
-  /** every reel has landed */
+  /** The stage is on screen (a normal open is under way); hidden, it stays mounted and ready. */
+  shown: boolean;
+  /** Every reel has landed. */
   onDone: () => void;
 }
 
 /**
  * The roulette of a normal open: one reel per copy, all spinning at once, with ticks (sound and haptics)
- * as cards cross the marker. Mounted as soon as the player taps Open, so Pixi loads while the server answers.
+ * as cards cross the marker. Mounted with the case page (hidden until the player taps Open), so the scene
+ * runtime, Pixi and the case's cards are ready before the tap; the reels start as soon as the server has
+ * answered (DESIGN rule 1: the server decides, then the reel plays its answer).
  */
-export function RouletteStage({ reels, count, onDone }: RouletteStageProps) {
+export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteStageProps) {
   const { t } = useTranslation();
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const reducedMotion = usePrefersReducedMotion();
   const height = rouletteHeight(count);
-  const resolution = sceneResolution();
   const spinning = reels.length > 0;
   const [failed, setFailed] = useState(false);
-  const fail = useCallback(() => setFailed(true), []);
+
+  const plan = useMemo<RouletteScenePlan>(
+    () => ({ items: pieces, reels, reducedMotion }),
+    [pieces, reels, reducedMotion],
+  );
 
   // without a scene the result still shows, as soon as there is one
   useEffect(() => {
     if (failed && spinning) onDone();
   }, [failed, spinning, onDone]);
 
-  const onTick = useCallback(() => {
-    playTick();
-    hapticSelection();
-  }, []);
+  // a stalled scene must not hold the prize; counted from when the reels really start, not from the request
+  const started = useSpinWatchdog(spinning, SPIN_MS, onDone);
 
-  useEffect(() => {
-    if (!spinning) return;
-    const timer = setTimeout(onDone, WATCHDOG_MS);
-    return () => clearTimeout(timer);
-  }, [spinning, onDone]);
+  const onEvents = useCallback(
+    (events: SceneEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'tick') {
+          playTick();
+          hapticSelection();
+        } else if (event.type === 'started') {
+          started();
+        } else if (event.type === 'settled') {
+          onDone();
+        } else if (event.type === 'error') {
+          console.error('Roulette failed', event.message);
+          setFailed(true);
+        }
+      }
+    },
+    [onDone, started],
+  );
 
   return (
     <div
       ref={ref}
-      className="roulette-stage"
+      className={shown ? 'roulette-stage' : 'roulette-stage roulette-stage--standby'}
       style={{ height }}
-      data-testid="roulette"
+      data-testid={shown ? 'roulette' : undefined}
       data-spinning={spinning || undefined}
       role="img"
+      aria-hidden={!shown || undefined}
       aria-label={t('case.roulette')}
     >
       {width > 0 && (
-        <SceneBoundary name="Roulette" onFail={fail}>
-          <Suspense fallback={<div className="roulette-stage__loading" />}>
-            <Roulette
-              width={width}
-              height={height}
-              reels={reels}
-              reducedMotion={reducedMotion}
-              resolution={resolution}
-              className="roulette-stage__canvas"
-              onTick={onTick}
-              onAllSettled={onDone}
-            />
-          </Suspense>
-        </SceneBoundary>
+        <SceneView
+          scene="roulette"
+          plan={plan}
+          play={spinning ? reels.map((reel) => reel.seed).join('|') : null}
+          width={width}
+          height={height}
+          dpr={sceneResolution()}
+          className="roulette-stage__canvas"
+          onEvents={onEvents}
+        />
       )}
       <span className="roulette-stage__fade roulette-stage__fade--left" aria-hidden="true" />
       <span className="roulette-stage__fade roulette-stage__fade--right" aria-hidden="true" />

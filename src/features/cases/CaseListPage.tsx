@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Case } from '../../../contract/cases.ts';
 import { formatTon } from '../../lib/format';
 import { hapticSelection } from '../../lib/haptics';
+import { preloadScenes } from '../../lib/scene/runtime';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { casesAtom } from '../../state/queries';
@@ -55,6 +56,8 @@ function CaseCard({ item }: { item: Case }) {
       className="case-card"
       data-testid="case-card"
       data-case-id={item.id}
+      // the scene runtime (its worker loads Pixi and the scenes) starts as soon as a card is touched
+      onPointerDown={preloadScenes}
     >
       <CaseCardBody item={item} />
     </Link>

@@ -1,34 +1,25 @@
-import { Suspense, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { BattleReel, battleReelHeight, type BattleReelConfig } from '../../../scenes/battle-reel';
+import { useMemo } from 'react';
+import { battleReelHeight, type BattleReelConfig } from '../../../scenes/battle-reel';
+import type { BonusSegment, BonusSpin } from '../../../scenes/bonus-wheel';
 import {
-  BonusWheel,
-  type BonusSegment,
-  type BonusSpin,
-  type BonusWheelConfig,
-} from '../../../scenes/bonus-wheel';
-import { ChanceWheel, type ChanceWheelConfig } from '../../../scenes/chance-wheel';
-import type { SceneClock } from '../../../scenes/debug';
-import {
-  Roulette,
   rouletteHeight,
   type RendererChoice,
   type RouletteConfig,
   type RouletteItem,
-  type RouletteReel,
 } from '../../../scenes/roulette';
+import type { SceneEvent } from '../../../scenes/runtime';
+import type { SceneSurface } from '../../lib/scene/runtime';
+import { SceneView } from '../../lib/scene/SceneView';
 import { sceneResolution } from '../../lib/scene-hooks';
-import { SceneBoundary } from '../../lib/ui/SceneBoundary';
 import { BATTLE_CASES } from '../battle/cases';
 import type { ConfigObject } from './config-io';
 import type { SceneId } from './registry';
 import { SAMPLE_CHANCE } from './sample-data';
 
-/** One play of a scene: its config and random choices, fixed when Replay was pressed. */
+/** One play of a scene: its random choices, fixed when Replay was pressed (the config stays live). */
 export interface Play {
   id: number;
   scene: SceneId;
-  config: ConfigObject;
   /** Roulette: the cards and each reel's winner. */
   items: readonly RouletteItem[];
   winners: number[];
@@ -43,15 +34,17 @@ export interface Play {
 interface ScenePreviewProps {
   scene: SceneId;
   reels: number;
-  renderer: RendererChoice;
+  renderer: RendererChoice | 'auto';
   width: number;
   /** The play under way or last played; null before the first. */
   play: Play | null;
-  /** The config shown while nothing has played yet. */
+  /** The cards shown before the first play (baked ahead). */
+  items: readonly RouletteItem[];
+  /** The config as edited: sent to the running scene live. */
   config: ConfigObject;
   segments: readonly BonusSegment[];
-  clock: SceneClock;
-  onSettled: () => void;
+  onSurface: (surface: SceneSurface | null) => void;
+  onEvents: (events: SceneEvent[]) => void;
 }
 
 /** Largest wheel, px. */
@@ -68,101 +61,66 @@ export function previewHeight(scene: SceneId, reels: number, width: number, conf
 }
 
 /**
- * The chosen scene, through its public component, with sample data and the switcher's clock. A new play
- * (a new Play object) starts a new spin; the renderer is read when the canvas is made, so changing it makes
- * a new canvas.
+ * The chosen scene on the scene runtime (the same worker as the app's screens), with sample data. A new
+ * play (a new Play object) starts a new spin; config edits reach the running scene without a restart; the
+ * renderer is read when the canvas is made, so changing it makes a new canvas.
  */
-export function ScenePreview({
-  scene,
-  reels,
-  renderer,
-  width,
-  play,
-  config,
-  segments,
-  clock,
-  onSettled,
-}: ScenePreviewProps) {
-  const { t } = useTranslation();
+export function ScenePreview(props: ScenePreviewProps) {
+  const { scene, reels, renderer, width, play, items, config, segments, onSurface, onEvents } = props;
   const current = play?.scene === scene ? play : null;
-  const shown = current?.config ?? config;
-  const height = previewHeight(scene, reels, width, shown);
-  const resolution = sceneResolution();
+  const height = previewHeight(scene, reels, width, config);
+  const dpr = sceneResolution();
+  const common = {
+    width,
+    height,
+    dpr,
+    renderer: renderer === 'auto' ? undefined : renderer,
+    onSurface,
+    onEvents,
+    className: 'debug-preview__canvas',
+  };
+  const playKey = current?.id ?? null;
 
-  const rouletteReels = useMemo<RouletteReel[]>(
-    () =>
-      current
+  // during a play its own cards (a catalogue arriving meanwhile must not prepare the reels again)
+  const cards = current?.items ?? items;
+  const roulettePlan = useMemo(
+    () => ({
+      items: cards,
+      reels: current
         ? current.winners.slice(0, reels).map((winner, i) => ({
             items: current.items,
             winnerIndex: winner % current.items.length,
             seed: `debug:${current.id}:${i}`,
-            config: current.config as unknown as Partial<RouletteConfig>,
           }))
         : [],
-    [current, reels],
+    }),
+    [current, cards, reels],
+  );
+  const chancePlan = useMemo(() => ({ chance: SAMPLE_CHANCE, rolled: current?.rolled ?? null }), [current]);
+  const bonusPlan = useMemo(() => ({ segments, spin: current?.spin ?? null }), [current, segments]);
+  const battlePlan = useMemo(
+    () => ({ images: BATTLE_CASES, winnerIndex: current?.battleWinner ?? null }),
+    [current],
   );
 
-  let view;
-  if (width <= 0) view = null;
-  else if (scene === 'roulette') {
-    view = (
-      <Roulette
-        width={width}
-        height={height}
-        reels={rouletteReels}
-        renderer={renderer}
-        resolution={resolution}
-        clock={clock}
-        className="debug-preview__canvas"
-        onAllSettled={onSettled}
-      />
-    );
-  } else if (scene === 'chance-wheel') {
-    view = (
-      <ChanceWheel
-        size={height}
-        chance={SAMPLE_CHANCE}
-        rolled={current?.rolled ?? null}
-        spinId={current?.id ?? 0}
-        config={shown as unknown as Partial<ChanceWheelConfig>}
-        renderer={renderer}
-        resolution={resolution}
-        clock={clock}
-        className="debug-preview__canvas"
-        onResult={onSettled}
-      />
-    );
-  } else if (scene === 'bonus-wheel') {
-    view = (
-      <BonusWheel
-        size={height}
-        segments={segments}
-        spin={current?.spin ?? null}
-        spinId={current?.id ?? 0}
-        config={shown as unknown as Partial<BonusWheelConfig>}
-        renderer={renderer}
-        resolution={resolution}
-        clock={clock}
-        className="debug-preview__canvas"
-        onSettled={onSettled}
-      />
-    );
-  } else {
-    view = (
-      <BattleReel
-        width={width}
-        height={height}
-        images={BATTLE_CASES}
-        winnerIndex={current?.battleWinner ?? null}
-        spinId={current?.id ?? 0}
-        config={shown as unknown as Partial<BattleReelConfig>}
-        renderer={renderer}
-        resolution={resolution}
-        clock={clock}
-        className="debug-preview__canvas"
-        onSettled={onSettled}
-      />
-    );
+  let view = null;
+  if (width > 0) {
+    if (scene === 'roulette')
+      view = (
+        <SceneView
+          scene="roulette"
+          plan={roulettePlan}
+          play={playKey}
+          config={config as unknown as Partial<RouletteConfig>}
+          {...common}
+        />
+      );
+    else if (scene === 'chance-wheel')
+      view = <SceneView scene="chance-wheel" plan={chancePlan} play={playKey} config={config} {...common} />;
+    else if (scene === 'bonus-wheel')
+      view = <SceneView scene="bonus-wheel" plan={bonusPlan} play={playKey} config={config} {...common} />;
+    else
+      view = <SceneView scene="battle-reel" plan={battlePlan} play={playKey} config={config} {...common} />;
   }
 
   return (
@@ -172,19 +130,9 @@ export function ScenePreview({
       data-testid="debug-preview"
       data-scene={scene}
     >
-      <SceneBoundary
-        key={`${scene}:${renderer}`}
-        fallback={<p className="debug-preview__note">{t('debug.failed')}</p>}
-      >
-        <Suspense fallback={<p className="debug-preview__note">{t('debug.loading')}</p>}>
-          <div key={`${scene}:${renderer}`} className="debug-preview__scene">
-            {view}
-          </div>
-        </Suspense>
-      </SceneBoundary>
-      {!current && scene === 'roulette' && (
-        <p className="debug-preview__note debug-preview__note--over">{t('debug.idle')}</p>
-      )}
+      <div key={`${scene}:${renderer}`} className="debug-preview__scene">
+        {view}
+      </div>
     </div>
   );
 }

@@ -1,23 +1,16 @@
 import { useAtomValue } from 'jotai';
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { pickWinner } from '../../../scenes/battle-reel';
 import { pickSpin, type BonusSegment, type BonusWheelConfig } from '../../../scenes/bonus-wheel';
 import { parseEase } from '../../../scenes/debug';
+import type { SceneEvent } from '../../../scenes/runtime';
+import type { SceneSurface } from '../../lib/scene/runtime';
 import { useElementWidth } from '../../lib/scene-hooks';
 import { casesAtom } from '../../state/queries';
 import { BATTLE_CASES } from '../battle/cases';
 import { WHEEL_PRIZES } from '../bonus/prizes';
-import { DebugClock } from './clock';
 import type { ConfigObject, ConfigValue } from './config-io';
 import { ConfigEditor } from './ConfigEditor';
 import { ConfigTransfer } from './ConfigTransfer';
@@ -52,6 +45,16 @@ function initialConfigs(params: DebugParams): Record<SceneId, ConfigObject> {
   return configs;
 }
 
+/** The page's debug handle (outside React: the runtime's events and the effects below update it). */
+const handle: SceneDebugHandle = {
+  settledCount: 0,
+  frames: [],
+  scene: 'roulette',
+  config: {},
+  playing: false,
+  sample: () => SCENES[handle.scene].sample(handle.config),
+};
+
 const seconds = (ms: number) => `${(Math.max(ms, 0) / 1000).toFixed(2)} s`;
 
 /**
@@ -72,15 +75,26 @@ export function SceneSwitcher() {
 
   const scene = SCENES[params.scene];
   const config = configs[params.scene];
-  const clock = useMemo(() => new DebugClock(), []);
-  const paused = useSyncExternalStore(
-    useCallback((listener) => clock.watch(listener), [clock]),
-    () => clock.isPaused(),
-  );
-  const rate = useSyncExternalStore(
-    useCallback((listener) => clock.watch(listener), [clock]),
-    () => clock.rate,
-  );
+  // the scene's clock lives in the runtime; these mirror what was asked of it (changed by clicks only)
+  const [paused, setPaused] = useState(false);
+  const [rate, setRate] = useState(1);
+  const surface = useRef<SceneSurface | null>(null);
+  const clockState = useRef({ paused, rate });
+  useLayoutEffect(() => {
+    clockState.current = { paused, rate };
+  }, [paused, rate]);
+  const attach = useCallback((opened: SceneSurface | null) => {
+    surface.current = opened;
+    opened?.watch(true);
+    if (opened) opened.clock(clockState.current);
+  }, []);
+  const setClock = useCallback((change: { paused?: boolean; rate?: number; seek?: number }) => {
+    if (change.paused !== undefined) setPaused(change.paused);
+    if (change.rate !== undefined) setRate(change.rate);
+    surface.current?.clock(change);
+  }, []);
+  // time since the spin started, from the runtime's progress events
+  const elapsed = useRef(0);
 
   const cases = useAtomValue(casesAtom);
   const items = useMemo(() => itemsOfCatalogue(cases.data) ?? STATIC_ITEMS, [cases.data]);
@@ -104,28 +118,19 @@ export function SceneSwitcher() {
   }, [params, navigate]);
 
   // What tests and benchmarks read: window.__sceneDebug.
-  const [handle] = useState<SceneDebugHandle>(() => {
-    const created: SceneDebugHandle = {
-      settledCount: 0,
-      frames: [],
-      scene: params.scene,
-      config,
-      playing: false,
-      sample: () => SCENES[created.scene].sample(created.config),
-    };
-    return created;
-  });
   useEffect(() => {
+    handle.settledCount = 0;
+    handle.frames.length = 0;
     window.__sceneDebug = handle;
     return () => {
       if (window.__sceneDebug === handle) delete window.__sceneDebug;
     };
-  }, [handle]);
+  }, []);
   useLayoutEffect(() => {
     handle.scene = params.scene;
     handle.config = config;
     handle.playing = playing;
-  }, [handle, params.scene, config, playing]);
+  }, [params.scene, config, playing]);
 
   // The latest state for callbacks that outlive a render (loop replays, debounced replays).
   const latest = useRef({ configs, items, loop: params.loop });
@@ -140,11 +145,10 @@ export function SceneSwitcher() {
       const played = all[sceneId];
       const random = () => Math.floor(Math.random() * cards.length);
       plays.current += 1;
-      clock.resume();
+      setClock({ paused: false });
       setPlay({
         id: plays.current,
         scene: sceneId,
-        config: played,
         items: cards,
         winners: [random(), random(), random()],
         rolled: Math.random(),
@@ -153,7 +157,7 @@ export function SceneSwitcher() {
       });
       setPlaying(true);
     },
-    [clock],
+    [setClock],
   );
 
   const onSettled = useCallback(() => {
@@ -161,7 +165,7 @@ export function SceneSwitcher() {
     setSettled(handle.settledCount);
     setPlaying(false);
     if (latest.current.loop) setTimeout(() => replay(handle.scene), 0);
-  }, [handle, replay]);
+  }, [replay]);
 
   // autoplay (and loop) from the URL: play once the page is up
   useEffect(() => {
@@ -208,40 +212,47 @@ export function SceneSwitcher() {
     }
   };
 
-  // Frames, the scrubber and the dot on the ease curve follow the play from one animation-frame loop
-  // (no React render per frame).
+  // Frames, the scrubber and the dot on the ease curve follow the play from the runtime's progress
+  // events (about 10 a second, batched in the runtime): no animation-frame loop and no React render here.
   const graph = useRef<FrameGraphHandle>(null);
   const scrub = useRef<HTMLInputElement>(null);
   const timeText = useRef<HTMLSpanElement>(null);
   const marker = useRef<SVGCircleElement>(null);
-  const playLength = play ? SCENES[play.scene].playLength(play.config) : scene.playLength(config);
+  const playLength = scene.playLength(config);
   const showTime = useCallback(() => {
-    const length = play ? SCENES[play.scene].playLength(play.config) : 0;
-    const elapsed = play ? Math.min(Math.max(clock.elapsed(), 0), length) : 0;
-    if (scrub.current && document.activeElement !== scrub.current) scrub.current.value = String(elapsed);
-    if (timeText.current) timeText.current.textContent = `${seconds(elapsed)} / ${seconds(length)}`;
-    const duration = Number(play?.config.durationMs ?? 0);
-    if (marker.current && play && typeof play.config.ease === 'string') {
-      const progress = duration > 0 ? Math.min(Math.max(clock.elapsed() / duration, 0), 1) : 1;
-      const eased = parseEase(play.config.ease)(progress);
+    const length = play ? SCENES[play.scene].playLength(config) : 0;
+    const shown = play ? Math.min(Math.max(elapsed.current, 0), length) : 0;
+    if (scrub.current && document.activeElement !== scrub.current) scrub.current.value = String(shown);
+    if (timeText.current) timeText.current.textContent = `${seconds(shown)} / ${seconds(length)}`;
+    const duration = Number(config.durationMs ?? 0);
+    if (marker.current && play && typeof config.ease === 'string') {
+      const progress = duration > 0 ? Math.min(Math.max(elapsed.current / duration, 0), 1) : 1;
+      const eased = parseEase(config.ease)(progress);
       marker.current.setAttribute('cx', String(graphX(progress)));
       marker.current.setAttribute('cy', String(graphY(Math.min(Math.max(eased, -0.2), 1.2))));
     }
-  }, [clock, play]);
+  }, [play, config]);
+  useEffect(() => showTime(), [showTime]);
 
-  useEffect(() => {
-    showTime();
-    if (!playing || paused) return;
-    let last: number | undefined;
-    let frame = requestAnimationFrame(function tick(now) {
-      if (last !== undefined) pushBounded(handle.frames, now - last, KEPT_FRAMES);
-      last = now;
-      graph.current?.draw(handle.frames);
-      showTime();
-      frame = requestAnimationFrame(tick);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [playing, paused, handle, showTime]);
+  const onEvents = useCallback(
+    (events: SceneEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'started') {
+          elapsed.current = 0;
+        } else if (event.type === 'progress') {
+          elapsed.current = event.elapsed;
+          for (const frame of event.frameTimes) pushBounded(handle.frames, frame, KEPT_FRAMES);
+          if (event.frameTimes.length > 0) graph.current?.draw(handle.frames);
+          showTime();
+        } else if (event.type === 'settled') {
+          onSettled();
+        } else if (event.type === 'error') {
+          console.error('Debug scene failed', event.message);
+        }
+      }
+    },
+    [showTime, onSettled],
+  );
 
   const controls = useMemo(() => fieldControls(scene.defaults, scene.rules), [scene]);
   const docs = useMemo(() => fieldDocs(scene.source), [scene]);
@@ -284,8 +295,9 @@ export function SceneSwitcher() {
             play={play}
             config={config}
             segments={segments}
-            clock={clock}
-            onSettled={onSettled}
+            items={items}
+            onSurface={attach}
+            onEvents={onEvents}
           />
         </div>
 
@@ -302,7 +314,7 @@ export function SceneSwitcher() {
             <button
               type="button"
               className="debug-button"
-              onClick={() => (paused ? clock.resume() : clock.pause())}
+              onClick={() => setClock({ paused: !paused })}
               aria-pressed={paused}
               data-testid="debug-pause"
             >
@@ -314,7 +326,7 @@ export function SceneSwitcher() {
                   key={speed}
                   type="button"
                   aria-pressed={rate === speed}
-                  onClick={() => clock.setRate(speed)}
+                  onClick={() => setClock({ rate: speed })}
                   data-testid={`debug-speed-${speed}`}
                 >
                   {speed}×
@@ -338,8 +350,8 @@ export function SceneSwitcher() {
               disabled={!play}
               data-testid="debug-scrub"
               onChange={(event) => {
-                clock.pause();
-                clock.seekInSpin(Number(event.target.value));
+                elapsed.current = Number(event.target.value);
+                setClock({ paused: true, seek: elapsed.current });
                 showTime();
               }}
             />

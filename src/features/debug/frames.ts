@@ -6,8 +6,8 @@ export const KEPT_FRAMES = 5_000;
 export const GRAPH_FRAMES = 300;
 
 /**
- * What the switcher exposes on window.__sceneDebug for tests and benchmarks. Frame times are measured in
- * the app (requestAnimationFrame deltas), not in the scenes.
+ * What the switcher exposes on window.__sceneDebug for tests and benchmarks. Frame times are measured by
+ * the scene runtime (intervals between the frames it draws) and arrive batched with its progress events.
  */
 export interface SceneDebugHandle {
   /** Plays that reached their end since the page opened. */

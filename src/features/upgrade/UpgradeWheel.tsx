@@ -1,20 +1,22 @@
-import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  ChanceWheel,
   chanceWheelConfig,
   formatChance,
   type ChanceWheelOutcome,
+  type ChanceWheelScenePlan,
 } from '../../../scenes/chance-wheel';
+import type { SceneEvent } from '../../../scenes/runtime';
 import { hapticSelection } from '../../lib/haptics';
+import { SceneView } from '../../lib/scene/SceneView';
+import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
 import { playTick } from '../../lib/sound';
-import { SceneBoundary } from '../../lib/ui/SceneBoundary';
 
 /** The widest the wheel grows, CSS px. */
 const MAX_WHEEL_PX = 240;
-/** Longest a roll may take before the result shows anyway (a stalled scene must not hold the result). */
-const WATCHDOG_MS = chanceWheelConfig.durationMs + chanceWheelConfig.resultDelayMs + 10_000;
+/** A started roll's length, ms: once it has run this (plus a margin) the result shows anyway. */
+const SPIN_MS = chanceWheelConfig.durationMs + chanceWheelConfig.resultDelayMs;
 
 interface UpgradeWheelProps {
   chance: number;
@@ -38,7 +40,6 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
   const size = Math.min(width, MAX_WHEEL_PX);
   const resolution = sceneResolution();
   const [failed, setFailed] = useState(false);
-  const fail = useCallback(() => setFailed(true), []);
   const label = formatChance(chance);
   const rolling = rolled !== null;
 
@@ -51,19 +52,33 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
   }, [spinId, onResult]);
 
   useEffect(() => {
-    if (!rolling) return;
-    if (failed) {
-      finish();
-      return;
-    }
-    const timer = setTimeout(finish, WATCHDOG_MS);
-    return () => clearTimeout(timer);
+    if (rolling && failed) finish();
   }, [rolling, failed, finish]);
+  // a stalled wheel must not hold the result; counted from when the wheel really starts, not from the request
+  const started = useSpinWatchdog(rolling && !failed, SPIN_MS, finish);
 
-  const onTick = useCallback(() => {
-    playTick();
-    hapticSelection();
-  }, []);
+  const plan = useMemo<ChanceWheelScenePlan>(
+    () => ({ chance, label, rolled, outcome, reducedMotion }),
+    [chance, label, rolled, outcome, reducedMotion],
+  );
+  const onEvents = useCallback(
+    (events: SceneEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'tick') {
+          playTick();
+          hapticSelection();
+        } else if (event.type === 'started') {
+          started();
+        } else if (event.type === 'settled') {
+          finish();
+        } else if (event.type === 'error') {
+          console.error('Chance wheel failed', event.message);
+          setFailed(true);
+        }
+      }
+    },
+    [finish, started],
+  );
 
   return (
     <div
@@ -77,25 +92,16 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
       style={{ height: size || MAX_WHEEL_PX }}
     >
       {size > 0 && !failed && (
-        <SceneBoundary name="Chance wheel" onFail={fail}>
-          <Suspense
-            fallback={<div className="upgrade-wheel__loading" style={{ width: size, height: size }} />}
-          >
-            <ChanceWheel
-              size={size}
-              chance={chance}
-              label={label}
-              rolled={rolled}
-              spinId={spinId}
-              outcome={outcome}
-              reducedMotion={reducedMotion}
-              resolution={resolution}
-              className="upgrade-wheel__canvas"
-              onTick={onTick}
-              onResult={finish}
-            />
-          </Suspense>
-        </SceneBoundary>
+        <SceneView
+          scene="chance-wheel"
+          plan={plan}
+          play={rolling ? spinId : null}
+          width={size}
+          height={size}
+          dpr={resolution}
+          className="upgrade-wheel__canvas"
+          onEvents={onEvents}
+        />
       )}
       {failed && (
         <div className="upgrade-wheel__fallback" data-outcome={outcome ?? undefined}>

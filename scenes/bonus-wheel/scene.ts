@@ -1,0 +1,124 @@
+import { Graphics, Sprite, Texture } from 'pixi.js';
+import type { Scene, SceneContext } from '../runtime/contract.ts';
+import { wheelRotation } from '../shared/wheel.ts';
+import { resolveConfig, type BonusWheelConfig } from './config.ts';
+import { bakeWheelFace } from './face.ts';
+import {
+  bonusMotion,
+  crossings,
+  motion,
+  segmentCentre,
+  segmentCount,
+  type BonusWheelMotion,
+} from './motion.ts';
+import type { BonusWheelScenePlan } from './plan.ts';
+
+interface Spin {
+  startAt: number;
+  wheel: BonusWheelMotion;
+  startFraction: number;
+  tickedTo: number;
+  settled: boolean;
+}
+
+/**
+ * The bonus wheel: a baked face sprite turning under a fixed pointer at the top. frame() copies motion()
+ * onto the sprite's rotation; `settled` names the segment it stopped on.
+ */
+export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePlan, BonusWheelConfig> {
+  let overrides: Partial<BonusWheelConfig> = {};
+  let config = resolveConfig();
+  let plan: BonusWheelScenePlan = { segments: [], spin: null };
+  let spin: Spin | null = null;
+  // wheel fraction under the pointer as last drawn: where the next spin starts (first: segment 0's centre)
+  let rest: number | null = null;
+  let bakeRun = 0;
+
+  const face = new Sprite(Texture.EMPTY);
+  face.anchor.set(0.5);
+  const front = new Graphics();
+  context.stage.addChild(face, front);
+
+  const restFraction = () => rest ?? segmentCentre(0, segmentCount(config));
+
+  async function layout(): Promise<void> {
+    const run = ++bakeRun;
+    const size = Math.min(context.size.width, context.size.height);
+    const centre = size / 2;
+    const radius = centre * (1 - config.padding);
+    const pointer = radius * config.pointerSize;
+    const tip = centre - radius + pointer * 0.55;
+    front
+      .clear()
+      .circle(centre, centre, radius * config.hubSize)
+      .fill(config.hubColor)
+      .poly([centre, tip, centre - pointer * 0.5, tip - pointer, centre + pointer * 0.5, tip - pointer])
+      .fill(config.pointerColor)
+      .stroke({ width: Math.max(radius * 0.012, 1), color: config.borderColor });
+    // while a new face bakes (e.g. after a resize) the old one stays up, stretched to the new size
+    face.position.set(centre, centre);
+    face.width = radius * 2;
+    face.height = radius * 2;
+    face.rotation = wheelRotation(restFraction(), config.direction);
+    context.invalidate();
+    const texture = await bakeWheelFace(context.renderer, plan.segments, config, radius, context.art);
+    if (run !== bakeRun) return;
+    face.texture = texture;
+    face.width = radius * 2;
+    face.height = radius * 2;
+    context.invalidate();
+  }
+
+  function motionOf(state: Pick<Spin, 'startFraction'>) {
+    return bonusMotion({
+      ...plan.spin!,
+      startFraction: state.startFraction,
+      config: overrides,
+      reducedMotion: plan.reducedMotion,
+    });
+  }
+
+  return {
+    async prepare(next) {
+      plan = next;
+      spin = null;
+      await layout();
+    },
+    play(now) {
+      if (!plan.spin) return;
+      const startFraction = restFraction();
+      spin = { startAt: now, startFraction, wheel: motionOf({ startFraction }), tickedTo: 0, settled: false };
+      context.started(now);
+    },
+    frame(now) {
+      if (!spin) return false;
+      const state = spin;
+      const t = now - state.startAt;
+      const pose = motion(state.wheel, t);
+      rest = pose.fraction;
+      face.rotation = pose.rotation;
+      if (!state.settled) {
+        for (const segment of crossings(state.wheel, state.tickedTo, t)) context.tick(segment);
+        state.tickedTo = Math.max(state.tickedTo, t);
+      }
+      if (!pose.done) return true;
+      if (!state.settled) {
+        state.settled = true;
+        context.settled({ scene: 'bonus-wheel', segment: state.wheel.segment });
+      }
+      return false;
+    },
+    resize() {
+      void layout();
+    },
+    configure(next) {
+      overrides = next;
+      config = resolveConfig(next);
+      if (spin && plan.spin) spin.wheel = motionOf(spin);
+      void layout();
+    },
+    destroy() {
+      bakeRun += 1;
+    },
+  };
+}

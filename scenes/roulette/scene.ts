@@ -1,0 +1,159 @@
+import { Container, Graphics, type Texture } from 'pixi.js';
+import type { Scene, SceneContext, SceneSize } from '../runtime/contract.ts';
+import { bakeCards } from '../shared/cards.ts';
+import { drawReelMarker, SpritePool } from '../shared/reel.ts';
+import { cardLook, resolveConfig, type RouletteConfig } from './config.ts';
+import { crossings, indexAt, motion, reelMotion, type ReelMotion } from './motion.ts';
+import type { RouletteReel, RouletteScenePlan } from './plan.ts';
+import { buildTrack } from './track.ts';
+
+interface LaidReel {
+  reel: RouletteReel;
+  track: number[];
+  motion: ReelMotion;
+  textures: Texture[];
+  pool: SpritePool;
+  marker: Graphics;
+  view: Container;
+  tickedTo: number;
+}
+
+/**
+ * The case-opening roulette: 1 to 3 virtualized reels sharing the surface's height, each a pool of sprites
+ * just wide enough to cover the width, recycled as the track scrolls. frame() copies motion() onto the
+ * pools; the reels start together and `settled` reports, per reel, the card under the marker.
+ */
+export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, RouletteConfig> {
+  let overrides: Partial<RouletteConfig> = {};
+  let config = resolveConfig();
+  let plan: RouletteScenePlan = { items: [], reels: [] };
+  let reels: LaidReel[] = [];
+  let startAt: number | null = null;
+  let settled = false;
+  let layoutRun = 0;
+  let latest: Promise<void> = Promise.resolve();
+
+  /** Starts a new layout; an older one still baking is dropped when it ends. */
+  function layout(): Promise<void> {
+    latest = layOut(++layoutRun);
+    return latest;
+  }
+
+  /** Resolves once the newest layout (even one started while waiting) is done. */
+  async function laidOut(): Promise<void> {
+    let waited: Promise<void>;
+    do {
+      waited = latest;
+      await waited;
+    } while (waited !== latest);
+  }
+
+  /** Bakes the plan's cards and lays the reels out for the current size and config. */
+  async function layOut(run: number): Promise<void> {
+    const look = cardLook(config);
+    const bakes = [plan.items, ...plan.reels.map((reel) => reel.items)].map((items) =>
+      bakeCards(context.renderer, items, look, context.art),
+    );
+    const [, ...textures] = await Promise.all(bakes);
+    if (run !== layoutRun) return;
+    for (const old of reels) old.view.destroy({ children: true });
+    reels = [];
+    const { width, height } = context.size;
+    const slot = height / Math.max(plan.reels.length, 1);
+    const pitch = config.itemWidth + config.cardGap;
+    plan.reels.forEach((reel, i) => {
+      const view = new Container();
+      view.y = i * slot;
+      const pool = new SpritePool();
+      pool.resize(Math.ceil(width / pitch) + 1);
+      pool.container.y = Math.round((slot - config.cardHeight) / 2);
+      const marker = new Graphics();
+      drawReelMarker(marker, width / 2, config.markerWidth, slot, config.markerColor);
+      view.addChild(pool.container, marker);
+      context.stage.addChild(view);
+      reels.push({
+        reel,
+        track: buildTrack({ ...reel, config: overrides }),
+        motion: reelMotion({
+          seed: reel.seed,
+          widthPx: width,
+          config: overrides,
+          reducedMotion: plan.reducedMotion,
+        }),
+        textures: textures[i] ?? [],
+        pool,
+        marker,
+        view,
+        tickedTo: 0,
+      });
+    });
+    context.invalidate();
+  }
+
+  function draw(laid: LaidReel, x: number): void {
+    const first = Math.floor(x / laid.motion.pitch);
+    for (let k = 0; k < laid.pool.size; k++) {
+      const item = laid.track[first + k];
+      laid.pool.place(
+        k,
+        item === undefined ? undefined : laid.textures[item],
+        (first + k) * laid.motion.pitch - x,
+      );
+    }
+  }
+
+  return {
+    async prepare(next) {
+      plan = next;
+      startAt = null;
+      settled = false;
+      void layout();
+      await laidOut();
+    },
+    play(now) {
+      if (reels.length === 0) return;
+      startAt = now + config.startLeadMs;
+      settled = false;
+      for (const laid of reels) laid.tickedTo = 0;
+      context.started(startAt);
+    },
+    frame(now) {
+      const t = startAt === null ? 0 : now - startAt;
+      let done = true;
+      for (const laid of reels) {
+        const pose = motion(laid.motion, t);
+        draw(laid, pose.x);
+        done &&= pose.done;
+        if (startAt !== null && !settled) {
+          for (const card of crossings(laid.motion, laid.tickedTo, t)) context.tick(card);
+          laid.tickedTo = Math.max(laid.tickedTo, t);
+        }
+      }
+      if (startAt === null) return false;
+      if (done && !settled) {
+        settled = true;
+        context.settled({
+          scene: 'roulette',
+          reels: reels.map((laid) => {
+            const index = indexAt(laid.motion, laid.motion.finalX);
+            const item = laid.reel.items[laid.track[index] ?? -1];
+            return { index, itemId: item?.id ?? '' };
+          }),
+        });
+      }
+      return !done;
+    },
+    resize(_size: SceneSize) {
+      void layout();
+    },
+    configure(next) {
+      overrides = next;
+      config = resolveConfig(next);
+      void layout();
+    },
+    destroy() {
+      layoutRun += 1;
+      reels = [];
+    },
+  };
+}

@@ -1,0 +1,377 @@
+import {
+  autoDetectRenderer,
+  Container,
+  DOMAdapter,
+  Texture,
+  Ticker,
+  type ICanvas,
+  type Renderer,
+} from 'pixi.js';
+import { autoRenderer, rendererOptions } from '../shared/renderer.ts';
+import { RuntimeClock } from './clock.ts';
+import type { ArtLoader, Scene, SceneContext, SceneId, SceneSize, SettledResult } from './contract.ts';
+import type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
+import { sceneFactories } from './registry.ts';
+
+/** Shortest time between two batched event messages of one surface while it moves, ms. */
+const FLUSH_MS = 100;
+/** While the page is hidden (no animation frames), moving scenes are still stepped this often, ms. */
+const HIDDEN_STEP_MS = 200;
+/**
+ * Trace marks around a play (read by the frames benchmark from a Chrome trace): `scene:motion` on the first
+ * frame of a play that moves, `scene:settled` when it ends. Made on whichever thread the host runs.
+ */
+const MOTION_MARK = 'scene:motion';
+const SETTLED_MARK = 'scene:settled';
+
+export interface HostOptions {
+  /** Sends a message to the app. */
+  post(message: FromRuntime): void;
+  /** Decodes an image the runtime cannot decode itself (SVG in a worker): the app's main thread does it. */
+  requestArt(url: string): Promise<ImageBitmap | null>;
+}
+
+interface Surface {
+  id: number;
+  scene: Scene | null;
+  renderer: Renderer | null;
+  stage: Container;
+  clock: RuntimeClock;
+  size: SceneSize;
+  /** Commands run one after the other (prepare is asynchronous; play waits for it). */
+  queue: Promise<void>;
+  dirty: boolean;
+  animating: boolean;
+  closed: boolean;
+  events: SceneEvent[];
+  ticks: { count: number; last: number };
+  lastFlush: number;
+  watch: boolean;
+  frameTimes: number[];
+  lastFrameAt: number | undefined;
+  /** A play was asked for and its first moving frame is not drawn yet. */
+  playPending: boolean;
+  /** The current play has drawn a moving frame (marked `scene:motion`) and has not settled. */
+  inMotion: boolean;
+}
+
+/**
+ * The scene runtime: hosts every scene on screen, runs the one frame loop (requestAnimationFrame while
+ * something moves, nothing at idle), and speaks the protocol in protocol.ts. The same class runs in the
+ * worker (worker.ts) and, where a worker cannot draw, on the main thread (scenes/main-thread).
+ */
+export class SceneHost {
+  private readonly surfaces = new Map<number, Surface>();
+  private readonly artCache = new Map<string, Promise<Texture | null>>();
+  private frames = 0;
+  private scheduled = 0;
+  private hiddenTimer: ReturnType<typeof setTimeout> | undefined;
+  private visible = true;
+
+  constructor(private readonly options: HostOptions) {
+    // Pixi's own shared tickers would request a frame 60 times a second forever: the host draws on demand
+    Ticker.shared.autoStart = false;
+    Ticker.shared.stop();
+    Ticker.system.autoStart = false;
+    Ticker.system.stop();
+  }
+
+  readonly art: ArtLoader = (url) => {
+    if (!url) return Promise.resolve(null);
+    let texture = this.artCache.get(url);
+    if (!texture) {
+      texture = this.decode(url)
+        .then((bitmap) => (bitmap ? Texture.from(bitmap) : null))
+        .catch(() => null); // a failed image falls back to a placeholder (spec §8)
+      this.artCache.set(url, texture);
+    }
+    return texture;
+  };
+
+  private async decode(url: string): Promise<ImageBitmap | null> {
+    const response = await DOMAdapter.get().fetch(url);
+    if (!response.ok) return null;
+    const blob = await response.blob();
+    if (!blob.type.includes('svg')) {
+      try {
+        return await createImageBitmap(blob);
+      } catch {
+        // fall through: let the main thread try
+      }
+    }
+    return this.options.requestArt(url);
+  }
+
+  handle(message: ToRuntime): void {
+    switch (message.type) {
+      case 'mount':
+        this.mount(message.surface, message.scene, message.canvas as ICanvas, message.size, message.renderer);
+        return;
+      case 'visibility':
+        this.visible = message.visible;
+        this.schedule();
+        return;
+      case 'stats':
+        this.options.post({ type: 'stats', request: message.request, stats: this.stats() });
+        return;
+      case 'art':
+        return; // answered through requestArt
+    }
+    const surface = this.surfaces.get(message.surface);
+    if (!surface) return;
+    switch (message.type) {
+      case 'prepare':
+        this.enqueue(surface, async (scene) => {
+          await scene.prepare(message.plan);
+          this.emit(surface, { type: 'prepared' });
+          this.invalidate(surface);
+        });
+        return;
+      case 'play':
+        this.enqueue(surface, (scene) => {
+          surface.playPending = true;
+          scene.play(surface.clock.now());
+          this.animate(surface);
+        });
+        return;
+      case 'resize':
+        surface.size = message.size;
+        this.enqueue(surface, (scene) => {
+          surface.renderer?.resize(message.size.width, message.size.height, message.size.dpr);
+          scene.resize(message.size);
+          this.invalidate(surface);
+        });
+        return;
+      case 'configure':
+        this.enqueue(surface, (scene) => {
+          scene.configure(message.config);
+          this.animate(surface);
+        });
+        return;
+      case 'clock':
+        if (message.rate !== undefined) surface.clock.setRate(message.rate);
+        if (message.paused !== undefined) surface.clock.setPaused(message.paused);
+        if (message.seek !== undefined) surface.clock.seekInSpin(message.seek);
+        this.progress(surface, true);
+        this.animate(surface);
+        return;
+      case 'watch':
+        surface.watch = message.progress;
+        return;
+      case 'unmount':
+        this.unmount(surface);
+        return;
+    }
+  }
+
+  private mount(
+    id: number,
+    sceneId: SceneId,
+    canvas: ICanvas,
+    size: SceneSize,
+    preference: Parameters<typeof rendererOptions>[0],
+  ): void {
+    const surface: Surface = {
+      id,
+      scene: null,
+      renderer: null,
+      stage: new Container(),
+      clock: new RuntimeClock(),
+      size,
+      queue: Promise.resolve(),
+      dirty: false,
+      animating: false,
+      closed: false,
+      events: [],
+      ticks: { count: 0, last: -1 },
+      lastFlush: 0,
+      watch: false,
+      frameTimes: [],
+      lastFrameAt: undefined,
+      playPending: false,
+      inMotion: false,
+    };
+    this.surfaces.set(id, surface);
+    surface.queue = (async () => {
+      const renderer = await autoDetectRenderer({
+        canvas,
+        width: size.width,
+        height: size.height,
+        resolution: size.dpr,
+        antialias: true,
+        backgroundAlpha: 0,
+        autoDensity: false,
+        ...rendererOptions(preference ?? autoRenderer()),
+      });
+      if (surface.closed) {
+        renderer.destroy();
+        return;
+      }
+      surface.renderer = renderer;
+      surface.scene = sceneFactories[sceneId](this.context(surface, renderer));
+      this.emit(surface, { type: 'ready', renderer: renderer.name });
+      this.flush(surface);
+    })().catch((error: unknown) => this.fail(surface, error));
+  }
+
+  private context(surface: Surface, renderer: Renderer): SceneContext {
+    const emit = (event: SceneEvent) => this.emit(surface, event);
+    const flush = () => this.flush(surface);
+    return {
+      renderer,
+      stage: surface.stage,
+      clock: surface.clock,
+      art: this.art,
+      get size() {
+        return surface.size;
+      },
+      invalidate: () => this.invalidate(surface),
+      animate: () => this.animate(surface),
+      tick(index) {
+        surface.ticks.count += 1;
+        surface.ticks.last = index;
+      },
+      started(startAt) {
+        surface.clock.spinStart = startAt;
+        emit({ type: 'started', at: startAt });
+      },
+      settled: (result: SettledResult) => {
+        this.markSettled(surface);
+        emit({ type: 'settled', result });
+        flush();
+      },
+    };
+  }
+
+  private enqueue(surface: Surface, run: (scene: Scene) => void | Promise<void>): void {
+    surface.queue = surface.queue
+      .then(async () => {
+        if (surface.closed || !surface.scene) return;
+        await run(surface.scene);
+      })
+      .catch((error: unknown) => this.fail(surface, error));
+  }
+
+  private fail(surface: Surface, error: unknown): void {
+    this.emit(surface, { type: 'error', message: error instanceof Error ? error.message : String(error) });
+    this.flush(surface);
+  }
+
+  private unmount(surface: Surface): void {
+    surface.closed = true;
+    this.surfaces.delete(surface.id);
+    void surface.queue.then(() => {
+      surface.scene?.destroy();
+      surface.stage.destroy({ children: true });
+      surface.renderer?.destroy();
+    });
+  }
+
+  private invalidate(surface: Surface): void {
+    surface.dirty = true;
+    this.schedule();
+  }
+
+  private animate(surface: Surface): void {
+    surface.animating = true;
+    surface.lastFrameAt = undefined;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.hiddenTimer !== undefined) return;
+    const wanted = [...this.surfaces.values()].some((s) => s.animating || s.dirty);
+    if (!wanted) return;
+    if (this.visible) this.scheduled = requestAnimationFrame(this.frame);
+    else this.hiddenTimer = setTimeout(this.step, HIDDEN_STEP_MS);
+  }
+
+  /** One animation frame: every surface that moves or changed is drawn once. */
+  private readonly frame = (now: number) => {
+    this.scheduled = 0;
+    for (const surface of this.surfaces.values()) {
+      if (!surface.scene || !surface.renderer || !(surface.animating || surface.dirty)) continue;
+      const moving = surface.scene.frame(surface.clock.now());
+      if (moving) this.markMotion(surface);
+      surface.animating = moving && !surface.clock.isPaused;
+      surface.dirty = false;
+      surface.renderer.render(surface.stage);
+      this.frames += 1;
+      if (surface.watch && surface.lastFrameAt !== undefined)
+        surface.frameTimes.push(now - surface.lastFrameAt);
+      surface.lastFrameAt = surface.animating ? now : undefined;
+      this.progress(surface, !surface.animating);
+      if (!surface.animating || now - surface.lastFlush >= FLUSH_MS) this.flush(surface, now);
+    }
+    this.schedule();
+  };
+
+  /** While hidden: step moving scenes without drawing, so they still settle and report. */
+  private readonly step = () => {
+    this.hiddenTimer = undefined;
+    for (const surface of this.surfaces.values()) {
+      if (!surface.scene || !surface.animating) continue;
+      const moving = surface.scene.frame(surface.clock.now());
+      if (moving) this.markMotion(surface);
+      surface.animating = moving && !surface.clock.isPaused;
+      surface.dirty = true;
+      this.flush(surface);
+    }
+    this.schedule();
+  };
+
+  private markMotion(surface: Surface): void {
+    if (!surface.playPending) return;
+    surface.playPending = false;
+    surface.inMotion = true;
+    performance.mark(MOTION_MARK);
+  }
+
+  private markSettled(surface: Surface): void {
+    // a play that settled before drawing a moving frame made no `scene:motion`: no pair to close
+    const moved = surface.inMotion;
+    surface.playPending = false;
+    surface.inMotion = false;
+    if (moved) performance.mark(SETTLED_MARK);
+  }
+
+  private progress(surface: Surface, force: boolean): void {
+    if (!surface.watch || (!force && performance.now() - surface.lastFlush < FLUSH_MS)) return;
+    surface.events.push({
+      type: 'progress',
+      elapsed: surface.clock.elapsed(),
+      paused: surface.clock.isPaused,
+      rate: surface.clock.rate,
+      frameTimes: surface.frameTimes.splice(0),
+    });
+    if (force) this.flush(surface);
+  }
+
+  private emit(surface: Surface, event: SceneEvent): void {
+    if (event.type !== 'tick') this.takeTicks(surface);
+    surface.events.push(event);
+  }
+
+  private takeTicks(surface: Surface): void {
+    if (surface.ticks.count === 0) return;
+    surface.events.push({ type: 'tick', ...surface.ticks });
+    surface.ticks = { count: 0, last: -1 };
+  }
+
+  private flush(surface: Surface, now = performance.now()): void {
+    this.takeTicks(surface);
+    surface.lastFlush = now;
+    if (surface.events.length === 0) return;
+    const events = surface.events.splice(0);
+    this.options.post({ type: 'events', surface: surface.id, events, frames: this.frames });
+  }
+
+  stats(): RuntimeStats {
+    return {
+      frames: this.frames,
+      surfaces: this.surfaces.size,
+      renderers: [...this.surfaces.values()].map((s) => s.renderer?.name ?? 'none'),
+      running: this.scheduled !== 0 || this.hiddenTimer !== undefined,
+    };
+  }
+}

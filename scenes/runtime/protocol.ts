@@ -1,0 +1,61 @@
+import type { RendererChoice } from '../shared/renderer.ts';
+import type { SceneId, SceneSize, SettledResult } from './contract.ts';
+
+/**
+ * Messages between the app (main thread) and the scene runtime (a worker, or the main-thread fallback with
+ * the same code). The app sends plans, sizes, visibility and, from the debug switcher, config and clock
+ * changes; the runtime answers with batched events: never a message per frame.
+ */
+
+/** A canvas the runtime can draw on: a transferred OffscreenCanvas, or the fallback's own canvas element. */
+export type SurfaceCanvas = OffscreenCanvas | { readonly width: number; readonly height: number };
+
+export type ToRuntime =
+  | {
+      type: 'mount';
+      surface: number;
+      scene: SceneId;
+      canvas: SurfaceCanvas;
+      size: SceneSize;
+      /** Default: WebGL, or canvas 2D where WebGL is a software rasterizer (shared/renderer.ts). */
+      renderer?: RendererChoice;
+    }
+  | { type: 'prepare'; surface: number; plan: unknown }
+  | { type: 'play'; surface: number }
+  | { type: 'resize'; surface: number; size: SceneSize }
+  | { type: 'configure'; surface: number; config: Record<string, unknown> }
+  | { type: 'clock'; surface: number; rate?: number; paused?: boolean; seek?: number }
+  /** Ask for `progress` events (time since the spin started, frame intervals) about 10 times a second. */
+  | { type: 'watch'; surface: number; progress: boolean }
+  | { type: 'unmount'; surface: number }
+  | { type: 'visibility'; visible: boolean }
+  /** The answer to an `art-request`: the image decoded by the main thread (SVG needs a document). */
+  | { type: 'art'; url: string; bitmap: ImageBitmap | null }
+  | { type: 'stats'; request: number };
+
+/** What one surface reports, in order, batched. */
+export type SceneEvent =
+  | { type: 'ready'; renderer: string }
+  | { type: 'prepared' }
+  /** `count` crossings since the last tick event, the last one being `last`. */
+  | { type: 'tick'; count: number; last: number }
+  | { type: 'started'; at: number }
+  | { type: 'progress'; elapsed: number; paused: boolean; rate: number; frameTimes: number[] }
+  | { type: 'settled'; result: SettledResult }
+  | { type: 'error'; message: string };
+
+export interface RuntimeStats {
+  /** Frames the runtime has drawn since it started, all surfaces together. */
+  frames: number;
+  /** Surfaces mounted now. */
+  surfaces: number;
+  /** Renderer of each surface ('webgl', 'webgpu', 'canvas'). */
+  renderers: string[];
+  /** Whether the frame loop is scheduled right now. */
+  running: boolean;
+}
+
+export type FromRuntime =
+  | { type: 'events'; surface: number; events: SceneEvent[]; frames: number }
+  | { type: 'art-request'; url: string }
+  | { type: 'stats'; request: number; stats: RuntimeStats };

@@ -1,0 +1,112 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { BattleReelConfig, BattleReelScenePlan } from '../../../scenes/battle-reel';
+import type { BonusWheelConfig, BonusWheelScenePlan } from '../../../scenes/bonus-wheel';
+import type { ChanceWheelConfig, ChanceWheelScenePlan } from '../../../scenes/chance-wheel';
+import type { RendererChoice, RouletteConfig, RouletteScenePlan } from '../../../scenes/roulette';
+import type { SceneEvent, SceneId } from '../../../scenes/runtime';
+import { openSurface, type SceneSurface } from './runtime';
+
+interface ScenePlans {
+  roulette: RouletteScenePlan;
+  'chance-wheel': ChanceWheelScenePlan;
+  'bonus-wheel': BonusWheelScenePlan;
+  'battle-reel': BattleReelScenePlan;
+}
+
+interface SceneConfigs {
+  roulette: RouletteConfig;
+  'chance-wheel': ChanceWheelConfig;
+  'bonus-wheel': BonusWheelConfig;
+  'battle-reel': BattleReelConfig;
+}
+
+export interface SceneViewProps<S extends SceneId> {
+  scene: S;
+  /** What to show; a new object prepares it (bakes, lays out, shows the rest pose). Change it at phase edges only. */
+  plan: ScenePlans[S];
+  /** A new non-null value plays the prepared plan (after it is prepared). */
+  play?: number | string | null;
+  /** Canvas size, CSS px. */
+  width: number;
+  height: number;
+  /** Device pixel ratio to render at. */
+  dpr?: number;
+  /** Renderer to ask for; read when the canvas is made. */
+  renderer?: RendererChoice;
+  /** Live tuning (the debug switcher): reaches the running scene without a restart. */
+  config?: Partial<SceneConfigs[S]>;
+  /** The scene's batched events (ticks, started, settled, error). */
+  onEvents?: (events: SceneEvent[]) => void;
+  className?: string;
+  /** Told the surface when it opens (and null when it closes): the debug switcher's clock and progress. */
+  onSurface?: (surface: SceneSurface | null) => void;
+}
+
+/**
+ * The one React component that shows a scene: it makes the canvas, hands it to the scene runtime (in a
+ * worker where it can be), and forwards the plan, play, size and config when they change: at phase edges,
+ * never per frame. Everything that moves is drawn by the runtime; React does not render during a spin.
+ */
+export function SceneView<S extends SceneId>(props: SceneViewProps<S>) {
+  const { scene, plan, play, width, height, dpr = 1, renderer, config, className } = props;
+  const box = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const surface = useRef<SceneSurface>(null);
+  const onEvents = useRef(props.onEvents);
+  const onSurface = useRef(props.onSurface);
+  const size = useRef({ width, height, dpr });
+  useLayoutEffect(() => {
+    onEvents.current = props.onEvents;
+    onSurface.current = props.onSurface;
+    size.current = { width, height, dpr };
+  });
+
+  // one canvas per scene and renderer: a canvas can be handed to a worker only once, so it is made here
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const canvas = document.createElement('canvas');
+    canvas.className = className ?? '';
+    canvas.style.display = 'block';
+    canvas.style.width = `${size.current.width}px`;
+    canvas.style.height = `${size.current.height}px`;
+    canvas.width = Math.max(Math.round(size.current.width * size.current.dpr), 1);
+    canvas.height = Math.max(Math.round(size.current.height * size.current.dpr), 1);
+    element.append(canvas);
+    canvasRef.current = canvas;
+    const opened = openSurface(scene, canvas, size.current, renderer, (events) => onEvents.current?.(events));
+    surface.current = opened;
+    onSurface.current?.(opened);
+    return () => {
+      opened.close();
+      canvas.remove();
+      surface.current = null;
+      onSurface.current?.(null);
+    };
+    // className is read once; size goes through the resize effect
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scene, renderer]);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (canvas) {
+      canvas.style.width = `${width}px`;
+      canvas.style.height = `${height}px`;
+    }
+    surface.current?.resize({ width, height, dpr });
+  }, [scene, renderer, width, height, dpr]);
+
+  useEffect(() => {
+    if (config) surface.current?.configure(config as Record<string, unknown>);
+  }, [scene, renderer, config]);
+
+  useEffect(() => {
+    surface.current?.prepare(plan);
+  }, [scene, renderer, plan]);
+
+  useEffect(() => {
+    if (play !== null && play !== undefined) surface.current?.play();
+  }, [scene, renderer, play]);
+
+  return <div ref={box} className="scene-view" />;
+}

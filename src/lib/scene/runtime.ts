@@ -1,0 +1,222 @@
+import type {
+  FromRuntime,
+  RuntimeStats,
+  SceneEvent,
+  SceneId,
+  SceneSize,
+  SettledResult,
+  ToRuntime,
+} from '../../../scenes/runtime';
+import { createSceneWorker } from '../../../scenes/runtime';
+import type { RendererChoice } from '../../../scenes/roulette';
+
+/**
+ * The app's side of the scene runtime: one runtime per page, in a dedicated worker drawing on
+ * OffscreenCanvases, or, where that cannot work (or when forced with `?scenes=main` in the page's URL), the
+ * same runtime on the main thread. The app sends plans, sizes and visibility; the runtime answers with
+ * batched events. Sound and haptics stay here, driven by those events.
+ */
+export type SceneMode = 'worker' | 'main';
+
+/** Longest side an image decoded here (SVG art) is rasterized at, px: sharp on a card at DPR 2. */
+const ART_SIZE = 256;
+
+interface Connection {
+  send(message: ToRuntime, transfer?: Transferable[]): void;
+}
+
+/** Chosen once, when the page loads: `?scenes=main|worker` forces a path (tests run both). */
+const mode: SceneMode = (() => {
+  const forced = new URLSearchParams(window.location.search).get('scenes');
+  if (forced === 'main' || forced === 'worker') return forced;
+  const offscreen =
+    typeof OffscreenCanvas !== 'undefined' &&
+    typeof Worker !== 'undefined' &&
+    'transferControlToOffscreen' in HTMLCanvasElement.prototype;
+  return offscreen ? 'worker' : 'main';
+})();
+
+let connection: Connection | null = null;
+let frames = 0;
+let nextSurface = 1;
+let nextRequest = 1;
+const listeners = new Map<number, (events: SceneEvent[]) => void>();
+const statsRequests = new Map<number, (stats: RuntimeStats) => void>();
+/** Where the last spins landed, as the runtime reported them (newest last, a few kept). */
+const settledLog: SettledResult[] = [];
+const SETTLED_KEPT = 20;
+/** Spins the runtime has reported started (the reels move from then on, preparation is over). */
+let startedCount = 0;
+
+/** Decodes an image on the main thread (the worker cannot decode SVG): an ImageBitmap, or null. */
+async function decodeArt(url: string): Promise<ImageBitmap | null> {
+  try {
+    const image = new Image();
+    image.decoding = 'async';
+    image.src = url;
+    await image.decode();
+    const natural = Math.max(image.naturalWidth, image.naturalHeight);
+    const scale = natural > 0 ? ART_SIZE / natural : 1;
+    const width = Math.max(Math.round((image.naturalWidth || ART_SIZE) * scale), 1);
+    const height = Math.max(Math.round((image.naturalHeight || ART_SIZE) * scale), 1);
+    return await createImageBitmap(image, {
+      resizeWidth: width,
+      resizeHeight: height,
+      resizeQuality: 'high',
+    });
+  } catch {
+    return null;
+  }
+}
+
+function receive(message: FromRuntime): void {
+  if (message.type === 'events') {
+    frames = message.frames;
+    for (const event of message.events) {
+      if (event.type === 'started') startedCount += 1;
+      if (event.type !== 'settled') continue;
+      settledLog.push(event.result);
+      if (settledLog.length > SETTLED_KEPT) settledLog.shift();
+    }
+    listeners.get(message.surface)?.(message.events);
+  } else if (message.type === 'art-request') {
+    void decodeArt(message.url).then((bitmap) =>
+      connect().send({ type: 'art', url: message.url, bitmap }, bitmap ? [bitmap] : []),
+    );
+  } else if (message.type === 'stats') {
+    frames = message.stats.frames;
+    statsRequests.get(message.request)?.(message.stats);
+    statsRequests.delete(message.request);
+  }
+}
+
+function connectWorker(): Connection {
+  const worker = createSceneWorker();
+  worker.addEventListener('message', (event: MessageEvent<FromRuntime>) => receive(event.data));
+  return { send: (message, transfer = []) => worker.postMessage(message, transfer) };
+}
+
+function connectMain(): Connection {
+  // the same host on this thread: messages wait until its module (with Pixi) has loaded
+  const queue: ToRuntime[] = [];
+  let handle: ((message: ToRuntime) => void) | null = null;
+  void import('../../../scenes/main-thread').then(({ SceneHost }) => {
+    const pendingArt = new Map<string, Promise<ImageBitmap | null>>();
+    const host = new SceneHost({
+      post: receive,
+      requestArt: (url) => {
+        let art = pendingArt.get(url);
+        if (!art) pendingArt.set(url, (art = decodeArt(url)));
+        return art;
+      },
+    });
+    handle = (message) => host.handle(message);
+    for (const message of queue.splice(0)) handle(message);
+  });
+  return {
+    send(message) {
+      if (message.type === 'art') return; // the host asks requestArt directly on this thread
+      if (handle) handle(message);
+      else queue.push(message);
+    },
+  };
+}
+
+function connect(): Connection {
+  if (connection) return connection;
+  connection = mode === 'worker' ? connectWorker() : connectMain();
+  const visibility = () => connection?.send({ type: 'visibility', visible: !document.hidden });
+  document.addEventListener('visibilitychange', visibility);
+  if (document.hidden) visibility();
+  return connection;
+}
+
+/** Starts the runtime (its worker loads Pixi and the scenes) before any scene is shown. Idempotent. */
+export function preloadScenes(): void {
+  connect();
+}
+
+/** The runtime's frame counter and renderers, straight from the runtime. */
+export function runtimeStats(): Promise<RuntimeStats> {
+  const request = nextRequest++;
+  return new Promise((resolve) => {
+    statsRequests.set(request, resolve);
+    connect().send({ type: 'stats', request });
+  });
+}
+
+/** One scene on one canvas, as the app drives it. */
+export interface SceneSurface {
+  prepare(plan: unknown): void;
+  play(): void;
+  resize(size: SceneSize): void;
+  configure(config: Record<string, unknown>): void;
+  /** The debug switcher's clock controls (slow motion, pause, scrub relative to the spin's start). */
+  clock(change: { rate?: number; paused?: boolean; seek?: number }): void;
+  /** Ask for `progress` events (the debug switcher's time and frame graph). */
+  watch(progress: boolean): void;
+  close(): void;
+}
+
+export function openSurface(
+  scene: SceneId,
+  canvas: HTMLCanvasElement,
+  size: SceneSize,
+  renderer: RendererChoice | undefined,
+  onEvents: (events: SceneEvent[]) => void,
+): SceneSurface {
+  const runtime = connect();
+  const surface = nextSurface++;
+  listeners.set(surface, onEvents);
+  if (mode === 'worker') {
+    const offscreen = canvas.transferControlToOffscreen();
+    runtime.send({ type: 'mount', surface, scene, canvas: offscreen, size, renderer }, [offscreen]);
+  } else {
+    runtime.send({ type: 'mount', surface, scene, canvas, size, renderer });
+  }
+  return {
+    prepare: (plan) => runtime.send({ type: 'prepare', surface, plan }),
+    play: () => runtime.send({ type: 'play', surface }),
+    resize: (next) => runtime.send({ type: 'resize', surface, size: next }),
+    configure: (config) => runtime.send({ type: 'configure', surface, config }),
+    clock: (change) => runtime.send({ type: 'clock', surface, ...change }),
+    watch: (progress) => runtime.send({ type: 'watch', surface, progress }),
+    close() {
+      listeners.delete(surface);
+      runtime.send({ type: 'unmount', surface });
+    },
+  };
+}
+
+/** What tests and benchmarks read: window.__scenes (the path in use and the runtime's frame counter). */
+export interface ScenesDebugGlobal {
+  mode: SceneMode;
+  /** Frames drawn, as of the runtime's last message. */
+  readonly frames: number;
+  /** Asks the runtime for its counters now. */
+  stats(): Promise<RuntimeStats>;
+  /** Spins started so far, as the runtime reported them (a spin's motion runs from its `started`). */
+  readonly started: number;
+  /** Where the last spins landed, as the runtime reported them (newest last). */
+  readonly settled: readonly SettledResult[];
+}
+
+declare global {
+  interface Window {
+    __scenes?: ScenesDebugGlobal;
+  }
+}
+
+window.__scenes = {
+  mode,
+  get frames() {
+    return frames;
+  },
+  stats: runtimeStats,
+  get started() {
+    return startedCount;
+  },
+  settled: settledLog,
+};
+
+export const sceneMode = mode;

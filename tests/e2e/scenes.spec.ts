@@ -1,0 +1,142 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// The scene runtime on both of its paths: in a worker on an OffscreenCanvas (the default where the browser
+// can), and on the main thread (`?scenes=main`, for browsers whose workers cannot draw). The frame counter
+// and the landed items come from the runtime itself (window.__scenes); React commits are counted through
+// the hook React offers to developer tools, installed before the app loads.
+
+interface Stats {
+  frames: number;
+  surfaces: number;
+  renderers: string[];
+  running: boolean;
+}
+interface Landed {
+  scene: string;
+  reels?: { index: number; itemId: string }[];
+}
+interface ApiResult {
+  item: { id: string };
+}
+
+declare global {
+  interface Window {
+    __commits?: number;
+  }
+}
+
+const english = (page: Page) => page.addInitScript(() => localStorage.setItem('lang', 'en'));
+
+/** Counts React commits: React calls onCommitFiberRoot on this hook after every commit, in any build. */
+const countCommits = (page: Page) =>
+  page.addInitScript(() => {
+    window.__commits = 0;
+    Object.defineProperty(window, '__REACT_DEVTOOLS_GLOBAL_HOOK__', {
+      configurable: true,
+      value: {
+        supportsFiber: true,
+        renderers: new Map(),
+        inject: () => 1,
+        onCommitFiberRoot: () => {
+          window.__commits = (window.__commits ?? 0) + 1;
+        },
+        onCommitFiberUnmount: () => {},
+        onPostCommitFiberRoot: () => {},
+        checkDCE: () => {},
+      },
+    });
+  });
+
+const stats = (page: Page) => page.evaluate(() => window.__scenes!.stats() as Promise<Stats>);
+const commits = (page: Page) => page.evaluate(() => window.__commits ?? 0);
+
+/** Frames the runtime draws over `ms` of page time. */
+async function framesOver(page: Page, ms: number): Promise<number> {
+  const before = await stats(page);
+  await page.waitForTimeout(ms);
+  return (await stats(page)).frames - before.frames;
+}
+
+async function headerBalance(page: Page): Promise<number> {
+  const balance = page.getByTestId('header-balance');
+  await expect(balance).toHaveText(/^\d+\.\d{2}$/);
+  return Number(await balance.textContent());
+}
+
+for (const mode of ['worker', 'main'] as const) {
+  test(`${mode} path: idle draws nothing, an x3 opening lands on the server's items, no React commit per frame`, async ({
+    page,
+  }) => {
+    test.setTimeout(180_000); // a first bake and a 10 s spin, on a machine that may be busy
+    await english(page);
+    await countCommits(page);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+
+    await page.goto(`/case/starter?scenes=${mode}`);
+    expect(await page.evaluate(() => window.__scenes?.mode)).toBe(mode);
+    const price = Number(await page.getByTestId('case-price').textContent());
+    expect(await headerBalance(page)).toBeGreaterThanOrEqual(price * 3);
+
+    // the roulette is mounted and prepared (cards baked) before the tap, then draws nothing at idle
+    await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(1);
+    await expect.poll(async () => (await stats(page)).frames, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => framesOver(page, 1_000), { timeout: 15_000 }).toBe(0);
+    const idle = await stats(page);
+    expect(idle.running).toBe(false);
+    test.info().annotations.push({ type: 'renderer', description: `${mode}: ${idle.renderers.join(', ')}` });
+
+    await page.getByTestId('count-x3').click();
+    const startedBefore = await page.evaluate(() => window.__scenes!.started);
+    const answer = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/cases/open-multiple' && r.request().method() === 'POST',
+    );
+    await page.getByTestId('open-button').click();
+    const { results } = (await (await answer).json()) as { results: ApiResult[] };
+    expect(results).toHaveLength(3);
+    await expect(page.getByTestId('roulette')).toBeVisible();
+
+    // mid-spin (once the runtime reports the reels started: a frame drawn while the x3 reels are still
+    // being laid out is not the spin): React does not commit per frame
+    await expect
+      .poll(() => page.evaluate(() => window.__scenes!.started), { timeout: 60_000 })
+      .toBeGreaterThan(startedBefore);
+    await expect.poll(() => framesOver(page, 500), { timeout: 30_000 }).toBeGreaterThan(0);
+    const commitsBefore = await commits(page);
+    const drawn = await framesOver(page, 3_000);
+    const committed = (await commits(page)) - commitsBefore;
+    test.info().annotations.push({
+      type: 'spin',
+      description: `${mode}: ${drawn} scene frames and ${committed} React commits in 3 s`,
+    });
+    expect(drawn).toBeGreaterThan(0);
+    expect(committed).toBeLessThan(drawn / 5);
+
+    // the reels landed on the server's items, as the runtime reports them
+    await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 60_000 });
+    const landed = (await page.evaluate(() => window.__scenes!.settled.at(-1))) as Landed;
+    expect(landed.scene).toBe('roulette');
+    expect(landed.reels!.map((reel) => reel.itemId)).toEqual(results.map((result) => result.item.id));
+
+    // and nothing moves once it has settled
+    await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+    // no scene errors on the console (the wallet SDK's failed fetches here are not the scenes')
+    expect(errors.filter((text) => /pixi|scene|roulette|reading 'add'|resize/i.test(text))).toEqual([]);
+  });
+}
+
+test('the case list loads no Pixi; touching a case card starts the runtime', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('case-card').first()).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(scripts.filter((path) => /worker|main-thread|pixi/i.test(path))).toEqual([]);
+  await page.getByTestId('case-card').first().dispatchEvent('pointerdown');
+  await expect.poll(() => scripts.some((path) => /worker/.test(path))).toBe(true);
+});
