@@ -57,6 +57,8 @@ export default defineConfig({
       TON_DEPOSIT_ADDRESS: `0:${'0123456789abcdef'.repeat(4)}`,
       TONCENTER_URL: 'http://127.0.0.1:9/api/v3',
       TON_POLL_INTERVAL_MS: '60000',
+      // every test signs in anew, all from one address
+      RATE_LIMIT_SIGNIN_PER_ADDRESS: '1000',
     },
   },
 });

@@ -1,11 +1,43 @@
+import { join } from 'node:path';
+import { constants as zlib } from 'node:zlib';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { artImages } from './scripts/art-images.ts';
+import { buildCatalogue, DEFAULT_RTP } from './server/games/catalogue.ts';
 
 // The API server (npm run server) listens on API_PORT; `npm run dev` proxies the API and sockets to it.
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 
+/** How many case pictures the first screen shows before any scrolling (two rows of two). */
+const FIRST_SCREEN_CASES = 4;
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    artImages({
+      assetsDir: join(import.meta.dirname, 'assets'),
+      // the list's first cases, in catalogue order: the seed decides it
+      preload: () =>
+        buildCatalogue(DEFAULT_RTP)
+          .filter((c) => c.isActive && !c.isLocked)
+          .sort((a, b) => a.position - b.position)
+          .slice(0, FIRST_SCREEN_CASES)
+          .map((c) => c.imageUrl),
+    }),
+    // every text file of the build also as .br and .gz, made once here at the strongest settings; the
+    // server sends the one the browser accepts (content negotiation), never compressing per request
+    compression({
+      include: /\.(html|css|js|mjs|json|svg|txt|wasm)$/,
+      threshold: 512,
+      algorithms: [
+        defineAlgorithm('brotliCompress', {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY },
+        }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
+    }),
+  ],
   build: {
     outDir: 'dist',
     // hashed bundles go to /static; /assets is the item and case art served by the API server
@@ -13,6 +45,9 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
+    // Telegram's WebViews: recent Chromium on Android, Safari 16+ on iOS (which needs -webkit-backdrop-filter);
+    // the minifier writes the prefixed and unprefixed forms for these
+    cssTarget: ['chrome111', 'safari16'],
   },
   server: {
     port: 5173,

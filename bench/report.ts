@@ -1,8 +1,12 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 
-/** Writes a benchmark's figures to bench/results/<name>.json and prints them. */
-export function report(name: string, figures: Record<string, unknown>): void {
+/** Writes a benchmark's figures to bench/results/<name>.json and prints them (unless print is false). */
+export function report(
+  name: string,
+  figures: Record<string, unknown>,
+  options: { print?: boolean } = {},
+): void {
   const result = {
     name,
     at: new Date().toISOString(),
@@ -13,7 +17,7 @@ export function report(name: string, figures: Record<string, unknown>): void {
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(`bench/results/${name}.json`, JSON.stringify(result, null, 2) + '\n');
-  console.log(JSON.stringify(result, null, 2));
+  if (options.print !== false) console.log(JSON.stringify(result, null, 2));
 }
 
 /** Percentile of a sorted-or-not sample (nearest rank). */

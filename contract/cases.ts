@@ -64,6 +64,11 @@ export const Proof = Type.Object({
   /** the integer drawn in [0, totalWeight) */
   roll: Type.Integer({ minimum: 0 }),
   totalWeight: Type.Integer({ minimum: 1 }),
+  /**
+   * hex SHA-256 of the weight table rolled against (GET /api/fairness/tables/<hash> gives it); null for
+   * openings made before tables were recorded
+   */
+  weightTableHash: Type.Union([Type.String(), Type.Null()]),
 });
 export type Proof = Static<typeof Proof>;
 
@@ -73,12 +78,19 @@ export const OpenCaseRequest = Type.Object(
 );
 export type OpenCaseRequest = Static<typeof OpenCaseRequest>;
 
-export const OpenResult = Type.Object({ openingId: Type.String(), item: Item, proof: Proof });
+export const OpenResult = Type.Object({
+  openingId: Type.String(),
+  /** the public bet id: the proof page /verify/<betId>, readable without signing in */
+  betId: Type.String(),
+  item: Item,
+  proof: Proof,
+});
 export type OpenResult = Static<typeof OpenResult>;
 
 /** POST /cases/open */
 export const OpenCaseResponse = Type.Object({
   openingId: Type.String(),
+  betId: Type.String(),
   item: Item,
   proof: Proof,
   balance: Ton,
@@ -113,6 +125,7 @@ export type HistoryQuery = Static<typeof HistoryQuery>;
 
 export const HistoryEntry = Type.Object({
   id: Type.String(),
+  betId: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
   case: Type.Object({ id: Type.String(), name: Type.String(), price: Ton }),
   item: Item,

@@ -7,6 +7,9 @@ export const ApiError = Type.Object({
   error: Type.String({ description: 'HTTP reason phrase, e.g. "Bad Request"' }),
   code: Type.String({ description: 'machine-readable reason, e.g. INSUFFICIENT_BALANCE' }),
   message: Type.String({ description: 'readable explanation' }),
+  retryAfter: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'with 429 RATE_LIMITED: seconds to wait before trying again' }),
+  ),
 });
 export type ApiError = Static<typeof ApiError>;
 

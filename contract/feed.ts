@@ -43,6 +43,8 @@ export const DropEvent = Type.Object({
   user: DropUser,
   case: DropCase,
   item: DropItem,
+  /** the opening's public bet id: anyone can check it at /verify/<betId> (GET /api/fairness/bets/<betId>) */
+  betId: Type.String(),
 });
 export type DropEvent = Static<typeof DropEvent>;
 

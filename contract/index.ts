@@ -9,3 +9,4 @@ export * from './upgrade.ts';
 export * from './feed.ts';
 export * from './battles.ts';
 export * from './race.ts';
+export * from './fairness.ts';

@@ -53,26 +53,30 @@ export type UpgradeRollRequest = Omit<Static<typeof UpgradeRollRequest>, 'coef'>
  *
  *   roll    = rollInt(serverSeed, clientSeed, nonce, 2^52)     (server/games/fair.ts describes rollInt)
  *   rolled  = roll / 2^52                                      (a fraction of a full turn, in [0, 1))
- *   success = rolled < chance, with chance = baseChance / coef taken exactly: the server compares
- *             roll × chanceDenominator < chanceNumerator × 2^52 in integers
+ *   success = rolled < chance, with chance = baseChance × stake price ÷ target price taken exactly: the
+ *             server compares roll × chanceDenominator < chanceNumerator × 2^52 in integers
+ *
+ * The fraction's parts are decimal integer strings: with nanoTON prices they may pass 2^53.
  */
 export const UpgradeProof = Type.Object({
   serverSeedHash: Type.String({ description: 'hex SHA-256 of the server seed, shown before playing' }),
   clientSeed: Type.String(),
   nonce: Type.Integer({ minimum: 0 }),
-  /** chance = chanceNumerator / chanceDenominator exactly (reduced) */
-  chanceNumerator: Type.Integer({ minimum: 0 }),
-  chanceDenominator: Type.Integer({ minimum: 1 }),
+  /** chance = chanceNumerator / chanceDenominator exactly (reduced), decimal integers */
+  chanceNumerator: Type.String({ pattern: '^[0-9]{1,40}$' }),
+  chanceDenominator: Type.String({ pattern: '^[1-9][0-9]{0,39}$' }),
 });
 export type UpgradeProof = Static<typeof UpgradeProof>;
 
 export const UpgradeRollResponse = Type.Object({
   /** id of the recorded upgrade */
   upgradeId: Type.String(),
+  /** the public bet id: the proof page /verify/<betId>, readable without signing in */
+  betId: Type.String(),
   success: Type.Boolean(),
   /** the server's roll in [0, 1): the wheel fraction that ends under the pointer */
   rolled: Type.Number({ minimum: 0, exclusiveMaximum: 1 }),
-  /** baseChance / coef: the success arc is [0, chance) */
+  /** baseChance × stake price ÷ target price: the success arc is [0, chance) */
   chance: Type.Number({ minimum: 0, maximum: 1 }),
   coef: Type.Number(),
   proof: UpgradeProof,
@@ -94,9 +98,19 @@ export type UpgradeOptionsQuery = Omit<Static<typeof UpgradeOptionsQuery>, 'coef
   coef: UpgradeMultiplier;
 };
 
+/** A gift a stake can aim at, with the exact odds of reaching it: baseChance × stake price ÷ its price. */
+export const UpgradeTarget = Type.Object({
+  ...Item.properties,
+  chance: Type.Number({ minimum: 0, exclusiveMaximum: 1 }),
+  chanceNumerator: Type.String({ pattern: '^[0-9]{1,40}$' }),
+  chanceDenominator: Type.String({ pattern: '^[1-9][0-9]{0,39}$' }),
+});
+export type UpgradeTarget = Static<typeof UpgradeTarget>;
+
 export const UpgradeOptionsResponse = Type.Object({
   stake: Item,
   coef: Type.Number(),
+  /** the default (first) target's chance; 0 when there is no target */
   chance: Type.Number({ minimum: 0, maximum: 1 }),
   /** stake price × coef, TON: what a target is measured against */
   targetPrice: Ton,
@@ -106,7 +120,7 @@ export const UpgradeOptionsResponse = Type.Object({
    * which may cost a little more than targetPrice; every other one costs more than the stake and at most
    * targetPrice. Empty when nothing in the catalogue is dearer than the stake.
    */
-  targets: Type.Array(Item),
+  targets: Type.Array(UpgradeTarget),
 });
 export type UpgradeOptionsResponse = Static<typeof UpgradeOptionsResponse>;
 
@@ -122,6 +136,7 @@ export type UpgradeHistoryQuery = Static<typeof UpgradeHistoryQuery>;
 
 export const UpgradeHistoryEntry = Type.Object({
   id: Type.String(),
+  betId: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
   success: Type.Boolean(),
   rolled: Type.Number({ minimum: 0, exclusiveMaximum: 1 }),

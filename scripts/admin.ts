@@ -1,8 +1,6 @@
-// The operator's command line: npm run admin -- withdrawals list|complete <id>|fail <id> (see server/admin-cli.ts).
-import { join } from 'node:path';
+// The operator's command line: npm run admin -- withdrawals list|complete <id>|fail <id>, catalogue reload (see server/admin-cli.ts).
 import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/index.ts';
-import { ADMIN_USAGE, runAdminCli } from '../server/admin-cli.ts';
+import { ADMIN_USAGE, runAdmin } from '../server/admin-cli.ts';
 
 const args = process.argv.slice(2);
 if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
@@ -10,18 +8,8 @@ if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
   process.exit(args.length === 0 ? 2 : 0);
 }
 
-const config = loadConfig();
-const database = await openDatabase({
-  databaseUrl: config.databaseUrl,
-  pgliteDir: join(config.dataDir, 'pglite'),
+const code = await runAdmin(args, loadConfig(), {
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
 });
-let code: number;
-try {
-  code = await runAdminCli(args, database.db, {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-  });
-} finally {
-  await database.close();
-}
 process.exit(code);

@@ -1,14 +1,27 @@
-import type { AdminWithdrawal, WithdrawalStatus } from '../contract/inventory.ts';
-import type { Db } from './db/index.ts';
+import { join } from 'node:path';
+import { Kysely } from 'kysely';
+import type {
+  AdminResolveResponse,
+  AdminWithdrawal,
+  AdminWithdrawalsResponse,
+  WithdrawalStatus,
+} from '../contract/inventory.ts';
+import type { Config } from './config.ts';
+import { DatabaseLockedError, openDatabase, type Db } from './db/index.ts';
+import { createBus, type EventBus } from './realtime/bus.ts';
+import { seedCatalogue } from './games/seed.ts';
+import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { HttpError } from './lib/errors.ts';
-import { listAllWithdrawals, resolveWithdrawal } from './inventory/withdrawals.ts';
+import { listAllWithdrawals, resolveWithdrawal, type WithdrawalOutcome } from './inventory/withdrawals.ts';
 
 /**
- * The operator's command line (npm run admin -- ...), working on the database directly:
+ * The operator's command line (npm run admin -- ...), working on the database directly, or, when a
+ * running server holds the embedded database, through that server's operator API:
  *
  *   withdrawals list [pending|completed|failed|all]     the requests (pending by default), oldest first
  *   withdrawals complete <id> [note...]                 the items were handed over
  *   withdrawals fail <id> [note...]                     the items go back to the player's inventory
+ *   catalogue reload                                    write the seed catalogue with the configured RTP
  *
  * Returns the exit code: 0 done, 1 refused (unknown id, not pending), 2 usage error.
  */
@@ -18,10 +31,13 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
   withdrawals list [pending|completed|failed|all]   list withdrawal requests (default: pending)
   withdrawals complete <id> [note...]               mark a pending request completed
   withdrawals fail <id> [note...]                   mark a pending request failed; its items go back
+  catalogue reload                                  write the seed catalogue (names, prices, weights for
+                                                    the configured RTP) and tell running servers to
+                                                    drop their cached copy
 
 The command works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
-The embedded database is single-process: stop the server before using this command with it, or use
-the operator API (/api/admin/..., header x-admin-key) while the server runs.`;
+The embedded database serves one process: while the server runs on it, the command goes through
+the server's operator API instead, which needs the server's ADMIN_KEY in the environment.`;
 
 export interface AdminIo {
   out(line: string): void;
@@ -36,8 +52,111 @@ function describe(w: AdminWithdrawal): string {
   return `#${w.id}  ${w.status.padEnd(9)}  user ${w.userId}  ${w.quantity} × ${w.item.name} (${w.item.id}, ${w.item.price} TON each)  ${when}${note}`;
 }
 
-export async function runAdminCli(args: readonly string[], db: Db, io: AdminIo): Promise<number> {
+/** What the commands need: the database itself, or a running server's operator API. */
+export interface AdminBackend {
+  list(status: WithdrawalStatus | null): Promise<AdminWithdrawal[]>;
+  resolve(id: bigint, outcome: WithdrawalOutcome, note: string | null): Promise<AdminWithdrawal>;
+}
+
+export function databaseBackend(db: Db): AdminBackend {
+  return {
+    list: (status) => listAllWithdrawals(db, status ? { status } : {}),
+    resolve: (id, outcome, note) => resolveWithdrawal(db, id, outcome, note),
+  };
+}
+
+/** The operator API of the server at `baseUrl` (http://host:port), with its key. */
+export function serverBackend(baseUrl: string, adminKey: string): AdminBackend {
+  const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const res = await fetch(`${baseUrl}/api/admin${path}`, {
+      ...init,
+      headers: { 'x-admin-key': adminKey, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      signal: AbortSignal.timeout(15_000),
+    });
+    const body = (await res.json().catch(() => null)) as (T & { code?: string; message?: string }) | null;
+    if (!res.ok || body === null) {
+      throw new HttpError(res.status, body?.code ?? 'SERVER_ERROR', body?.message ?? `HTTP ${res.status}`);
+    }
+    return body;
+  };
+  return {
+    list: async (status) =>
+      (await call<AdminWithdrawalsResponse>(`/withdrawals${status ? `?status=${status}` : ''}`)).withdrawals,
+    resolve: async (id, outcome, note) =>
+      (
+        await call<AdminResolveResponse>(
+          `/withdrawals/${id}/${outcome === 'completed' ? 'complete' : 'fail'}`,
+          { method: 'POST', body: JSON.stringify(note === null ? {} : { note }) },
+        )
+      ).withdrawal,
+  };
+}
+
+/**
+ * Runs a command on the configured database. When a running server holds the embedded database, the
+ * command goes to that server's operator API (with ADMIN_KEY), or is refused with a clear message.
+ */
+export async function runAdmin(args: readonly string[], config: Config, io: AdminIo): Promise<number> {
+  let database;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: join(config.dataDir, 'pglite'),
+    });
+  } catch (err) {
+    if (!(err instanceof DatabaseLockedError)) throw err;
+    const url = err.holder.url;
+    if (!url) {
+      io.err(`${err.message}\n\nThe process holding it is not serving HTTP yet; try again in a moment.`);
+      return 1;
+    }
+    if (!config.adminKey) {
+      io.err(
+        `A server (process ${err.holder.pid}, ${url}) holds the embedded database, so this command would go ` +
+          'through its operator API, but ADMIN_KEY is not set. Run it with the same ADMIN_KEY as the server ' +
+          '(the server must have one), or stop the server first.',
+      );
+      return 1;
+    }
+    io.err(`(through the running server at ${url})`);
+    return runAdminCli(args, serverBackend(url, config.adminKey), io);
+  }
+  // on Postgres the bus reaches running servers (NOTIFY), so a catalogue change shows without a restart
+  const bus = await createBus(database);
+  try {
+    return await runAdminCli(args, database.db, io, { rtp: config.rtp, bus });
+  } finally {
+    await bus.close();
+    await database.close();
+  }
+}
+
+/** What `catalogue reload` needs besides the database: the RTP to solve weights for, the bus to announce on. */
+export interface CatalogueAdmin {
+  rtp: number;
+  bus: EventBus;
+}
+
+export async function runAdminCli(
+  args: readonly string[],
+  target: Db | AdminBackend,
+  io: AdminIo,
+  catalogue?: CatalogueAdmin,
+): Promise<number> {
+  const backend = target instanceof Kysely ? databaseBackend(target) : target;
   const [group, command, ...rest] = args;
+  if (group === 'catalogue' && command === 'reload' && rest.length === 0) {
+    if (!catalogue || !(target instanceof Kysely)) {
+      io.err(
+        'catalogue reload needs the database itself: stop the server that holds the embedded database first.',
+      );
+      return 1;
+    }
+    await seedCatalogue(target, catalogue.rtp);
+    await announceCatalogueChange(catalogue.bus, 'reloaded by the operator');
+    io.out(`Catalogue written (RTP ${catalogue.rtp}); running servers were told to reload it.`);
+    return 0;
+  }
   if (group !== 'withdrawals' || !command) {
     io.err(ADMIN_USAGE);
     return 2;
@@ -49,7 +168,7 @@ export async function runAdminCli(args: readonly string[], db: Db, io: AdminIo):
         io.err(`Unknown status "${which}"\n\n${ADMIN_USAGE}`);
         return 2;
       }
-      const list = await listAllWithdrawals(db, which === 'all' ? {} : { status: which as WithdrawalStatus });
+      const list = await backend.list(which === 'all' ? null : (which as WithdrawalStatus));
       if (list.length === 0) io.out(`No ${which === 'all' ? '' : `${which} `}withdrawals.`);
       for (const w of list) io.out(describe(w));
       return 0;
@@ -61,12 +180,7 @@ export async function runAdminCli(args: readonly string[], db: Db, io: AdminIo):
         return 2;
       }
       const note = noteWords.join(' ').trim() || null;
-      const done = await resolveWithdrawal(
-        db,
-        BigInt(id),
-        command === 'complete' ? 'completed' : 'failed',
-        note,
-      );
+      const done = await backend.resolve(BigInt(id), command === 'complete' ? 'completed' : 'failed', note);
       io.out(describe(done));
       if (done.status === 'failed')
         io.out(`${done.quantity} × ${done.item.id} returned to user ${done.userId}.`);
@@ -77,6 +191,11 @@ export async function runAdminCli(args: readonly string[], db: Db, io: AdminIo):
   } catch (err) {
     if (err instanceof HttpError) {
       io.err(`${err.code}: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof TypeError || (err instanceof Error && err.name === 'TimeoutError')) {
+      // fetch could not reach the running server
+      io.err(`The running server did not answer: ${err.message}`);
       return 1;
     }
     throw err;

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyError } from 'fastify';
+import type { Duplex } from 'node:stream';
+import Fastify, { type FastifyBaseLogger, type FastifyError } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -22,6 +24,7 @@ import { inventoryRoutes } from './routes/inventory.ts';
 import { upgradeRoutes } from './routes/upgrade.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { seedCatalogue } from './games/seed.ts';
+import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { depositRoutes } from './routes/deposit.ts';
 import { createBus } from './realtime/bus.ts';
 import { depositSocketRoutes } from './realtime/deposits.ts';
@@ -31,6 +34,8 @@ import { tonconnectRoutes } from './routes/tonconnect.ts';
 import { battleRoutes } from './routes/battles.ts';
 import { raceRoutes } from './routes/race.ts';
 import { BattleClock, battleSocketRoutes } from './realtime/battles.ts';
+import { installRateLimits, RateLimitedError } from './limits.ts';
+import { ThrottledWarning } from './realtime/sockets.ts';
 
 export interface BuiltApp {
   app: App;
@@ -44,6 +49,8 @@ export interface BuildOptions {
   database?: OpenedDatabase;
   /** pass a logger option through to Fastify (tests keep it quiet) */
   logger?: boolean;
+  /** where the log goes (tests read it); standard output by default */
+  logStream?: { write(line: string): void };
 }
 
 /** The API prefix: the client routes (/, /profile, /deposit, ...) and the API never share a path. */
@@ -51,19 +58,69 @@ export const API_PREFIX = '/api';
 
 /** Builds the whole server: database (migrated), services, routes, static client. Does not listen. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            ...(options.logStream
+              ? { stream: options.logStream }
+              : // readable lines for a person at a terminal; JSON lines for log collectors everywhere else
+                process.stdout.isTTY
+                ? {
+                    transport: {
+                      target: 'pino-pretty',
+                      options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+                    },
+                  }
+                : {}),
+          },
+    bodyLimit: config.bodyLimitBytes,
+    // X-Forwarded-* only from the proxies the configuration names (none by default)
+    trustProxy: trustProxyOption(config.trustProxy),
+    // a request must arrive whole in time (a body trickled in byte by byte is cut off with 408)...
+    requestTimeout: config.requestTimeoutMs,
+    // ...a connection that goes quiet is closed, and so is an idle keep-alive one
+    connectionTimeout: config.connectionTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // how often Node checks the two timeouts above (its default, 30 s, would let them overrun)
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
+    clientErrorHandler,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
   const database =
     options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'pglite') }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: join(config.dataDir, 'pglite'),
+      pool: {
+        max: config.dbPoolMax,
+        connectionTimeoutMs: config.dbConnectionTimeoutMs,
+        statementTimeoutMs: config.dbStatementTimeoutMs,
+      },
+      log: app.log,
+    }));
   const db = database.db;
   const demo = !config.botToken;
   const botToken = config.botToken ?? (await sharedSecret(db, 'demo_bot_token', generateDemoBotToken));
   const jwtSecret = config.jwtSecret ?? (await sharedSecret(db, 'jwt_secret', generateJwtSecret));
-
-  const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
-    bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  // the embedded database's lock names where this server listens (the admin command talks to it there)
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (typeof address !== 'object' || address === null) return;
+    const host =
+      address.address === '0.0.0.0' || address.address === '::'
+        ? '127.0.0.1'
+        : address.family === 'IPv6'
+          ? `[${address.address}]`
+          : address.address;
+    database.announce(`http://${host}:${address.port}`);
+  });
 
   // cross-instance events (deposit notifications, the live feed): LISTEN/NOTIFY on Postgres
   const bus = await createBus(database, app.log);
@@ -78,6 +135,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   if (demo) await seedDemoUser(ctx);
   await seedCatalogue(db, config.rtp);
+  // the seed may have changed prices or weights (another RTP): instances already running drop their copy
+  await announceCatalogueChange(bus, 'seeded at start');
   const payments = createPayments(ctx, app.log);
   const battleClock = new BattleClock(ctx, app.log);
   app.addHook('onClose', async () => {
@@ -88,8 +147,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   installValidation(app);
   installErrorHandling(app);
-  // one WebSocket server for every socket route (deposits, the live feed)
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  // answers above 1 KB leave compressed when the client accepts it (brotli, then gzip); what is already
+  // compressed (the built client's .br/.gz files, the cached catalogue) passes through untouched. Request
+  // bodies are never inflated: the Crypto Pay webhook's signature covers the bytes as sent.
+  await app.register(fastifyCompress, {
+    globalCompression: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+  });
+  await installRateLimits(app, config.rateLimits);
+  // one WebSocket server for every socket route (deposits, the live feed); a protocol error (a bad or
+  // oversized frame) closes that socket, and the log gets a count now and then instead of a line each
+  const socketErrors = new ThrottledWarning(app.log, 'socket protocol errors (bad or oversized frames)');
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: config.socketMaxMessageBytes },
+    errorHandler: (error, socket) => {
+      socketErrors.count(error);
+      // ws has already sent the close frame with the reason (1009 too big, 1002 protocol error...)
+      setTimeout(() => socket.terminate(), 1000).unref();
+    },
+  });
+  app.addHook('onClose', async () => socketErrors.flush());
 
   await app.register(
     async (api) => {
@@ -157,10 +236,15 @@ function installErrorHandling(app: App): void {
     let status: number;
     let code: string;
     let message: string;
+    let retryAfter: number | undefined;
     if (err instanceof HttpError) {
       status = err.statusCode;
       code = err.code;
       message = err.message;
+      if (err instanceof RateLimitedError) {
+        retryAfter = err.retryAfter;
+        void reply.header('retry-after', String(retryAfter));
+      }
     } else if (err.validation) {
       status = 400;
       code = 'VALIDATION_ERROR';
@@ -169,6 +253,15 @@ function installErrorHandling(app: App): void {
       status = 400;
       code = 'INVALID_JSON';
       message = 'The request body is not valid JSON';
+    } else if (databaseBusy(err)) {
+      // the pool stayed busy past its wait, or a statement ran past its limit: nothing was committed,
+      // so the client may try again (the app does, with the same Idempotency-Key)
+      request.log.warn({ err }, 'database busy');
+      status = 503;
+      code = 'SERVICE_BUSY';
+      message = 'The server is busy; try again in a moment';
+      retryAfter = 1;
+      void reply.header('retry-after', '1');
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       status = err.statusCode;
       code = FASTIFY_CODES[err.code] ?? 'BAD_REQUEST';
@@ -179,8 +272,50 @@ function installErrorHandling(app: App): void {
       code = 'INTERNAL';
       message = 'Something went wrong on our side; nothing was changed';
     }
-    void reply.status(status).send({ statusCode: status, error: reasonPhrase(status), code, message });
+    void reply
+      .status(status)
+      .send({ statusCode: status, error: reasonPhrase(status), code, message, retryAfter });
   });
+}
+
+/**
+ * The database is overloaded rather than broken: no pooled connection came free in time (pg-pool), a
+ * statement hit statement_timeout (57014), or the server has no connection slot left (53300).
+ */
+function databaseBusy(err: { message?: string; code?: string }): boolean {
+  return (
+    err.message === 'timeout exceeded when trying to connect' || err.code === '57014' || err.code === '53300'
+  );
+}
+
+/** Fastify takes a hop count as a function: trust the nearest `hops` addresses. */
+function trustProxyOption(
+  trust: Config['trustProxy'],
+): boolean | string[] | ((a: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+/**
+ * Errors Node reports before a request reaches Fastify (a request not received in time, headers too
+ * large, a malformed request): answered in the API's error shape, then the connection is closed.
+ */
+function clientErrorHandler(this: { log: FastifyBaseLogger }, err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'HEADERS_TOO_LARGE', 'The request headers are too large']
+        : [400, 'BAD_REQUEST', 'The request could not be read'];
+  this.log.debug({ err }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ statusCode: status, error: reasonPhrase(status), code, message });
+    socket.write(
+      `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 function reasonPhrase(status: number): string {
@@ -194,7 +329,9 @@ function reasonPhrase(status: number): string {
     413: 'Payload Too Large',
     415: 'Unsupported Media Type',
     422: 'Unprocessable Entity',
+    408: 'Request Timeout',
     429: 'Too Many Requests',
+    431: 'Request Header Fields Too Large',
     502: 'Bad Gateway',
     503: 'Service Unavailable',
   };
@@ -220,12 +357,17 @@ async function serveStatic(app: App, config: Config): Promise<void> {
       // a wildcard route looks files up per request, so a rebuild is served without a restart
       wildcard: true,
       index: ['index.html'],
+      // the build writes .br and .gz beside every compressible file: sent as the client accepts them
+      preCompressed: true,
+      // the header below is the whole caching policy (send's own default would replace it)
+      cacheControl: false,
       setHeaders(res, path) {
         // hashed bundles never change; everything else is revalidated
-        res.header(
+        res.setHeader(
           'cache-control',
           path.includes('/static/') ? 'public, max-age=31536000, immutable' : 'no-cache',
         );
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   }

@@ -27,8 +27,16 @@ export interface Config {
   demoBalanceTon: number;
   /** Upgrade odds at x1 (spec §9: 0.39); a roll succeeds with this / coef. In (0, 1], at most 6 decimals. */
   upgradeBaseChance: number;
-  /** Public URL of the app (for the TON Connect manifest); derived from the request when empty. */
+  /**
+   * Public URL of the app (the TON Connect manifest, links the server hands out). Never taken from a
+   * request's Host header; when empty, http://localhost:<port> (see publicBaseUrl).
+   */
   publicUrl: string | null;
+  /**
+   * Which proxies' X-Forwarded-* headers to believe (client address, protocol): false (none, the
+   * default), true (any), a hop count, or a list of addresses and subnets (Fastify's trustProxy).
+   */
+  trustProxy: boolean | number | string[];
   /** Telegram Mini App link the wallet returns to (twaReturnUrl), e.g. https://t.me/your_bot/app. */
   twaReturnUrl: string | null;
   /** Folder of the built client; served when it exists. */
@@ -79,6 +87,52 @@ export interface Config {
   racePeriodSeconds: number;
   /** Race prizes by place in nanoTON (RACE_PRIZES_TON: comma-separated TON amounts, first place first). */
   racePrizesNano: bigint[];
+  // ── limits and timeouts ───────────────────────────────────────────────────
+  /** Rate limits (requests per window; 0 turns one off). See server/limits.ts. */
+  rateLimits: RateLimits;
+  /** Time to receive a whole request (headers and body), in ms; a slower one gets 408 and is cut off. */
+  requestTimeoutMs: number;
+  /** Time to receive a request's headers, in ms (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** A connection with no traffic for this long is closed, in ms. */
+  connectionTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long, in ms. */
+  keepAliveTimeoutMs: number;
+  /** Largest socket message accepted, in bytes; a larger one closes the socket (1009). */
+  socketMaxMessageBytes: number;
+  /** Socket messages one socket may send per 10 s; past it the socket is closed (1008). */
+  socketMessagesPer10s: number;
+  /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before the process stops anyway, in ms. */
+  shutdownTimeoutMs: number;
+
+  // ── database pool (Postgres) ──────────────────────────────────────────────
+  /** Connections in the Postgres pool. */
+  dbPoolMax: number;
+  /** Longest wait for a Postgres connection (new or from the pool), in ms. */
+  dbConnectionTimeoutMs: number;
+  /** Longest a single SQL statement may run on Postgres, in ms (statement_timeout). */
+  dbStatementTimeoutMs: number;
+}
+
+/** Requests allowed per window by each limit; 0 turns that limit off. */
+export interface RateLimits {
+  /** the window, in ms */
+  windowMs: number;
+  /** every API request from one address */
+  apiPerAddress: number;
+  /** sign-ins from one address */
+  signInPerAddress: number;
+  /** openings and money requests (sell, withdraw, upgrade, deposits, seeds) of one player */
+  moneyPerPlayer: number;
+  /** openings and money requests from one address */
+  moneyPerAddress: number;
+  /** socket connections (live feed, deposits) from one address */
+  socketsPerAddress: number;
+}
+
+/** The app's public base URL (no trailing slash): PUBLIC_URL, else http://localhost:<port>. */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'port'>): string {
+  return (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
 }
 
 function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
@@ -86,6 +140,14 @@ function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+/** A whole number above zero (timeouts, sizes, pool size: zero would mean "none" or "never"). */
+function positive(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+  const n = int(name, fallback, env);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a whole number above 0, got "${env[name]}"`);
   return n;
 }
 
@@ -117,6 +179,32 @@ function tonAddress(name: string, env: NodeJS.ProcessEnv): string | null {
     throw new Error(`${name} must be a TON address (user-friendly or raw 0:<64 hex>), got "${raw}"`);
   }
   return raw;
+}
+
+/** TRUST_PROXY: true/false, a hop count, or comma-separated addresses and subnets (or loopback, ...). */
+function trustProxy(env: NodeJS.ProcessEnv): Config['trustProxy'] {
+  const raw = str('TRUST_PROXY', env);
+  if (raw === null || /^(false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const list = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const bad = list.find(
+    (part) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(part),
+  );
+  if (bad !== undefined) {
+    throw new Error(
+      `TRUST_PROXY must be true, false, a hop count or addresses/subnets separated by commas, got "${bad}"`,
+    );
+  }
+  return list;
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | null {
+  if (str('PUBLIC_URL', env) === null) return null;
+  return url('PUBLIC_URL', '', env);
 }
 
 const ADMIN_KEY_MIN_LENGTH = 16;
@@ -153,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (!Number.isInteger(tonPageLimit) || tonPageLimit < 1 || tonPageLimit > 1000) {
     throw new Error('TON_PAGE_LIMIT must be an integer from 1 to 1000');
   }
+  const requestTimeoutMs = positive('REQUEST_TIMEOUT_MS', 15_000, env);
   const cryptoPayAsset = (str('CRYPTOPAY_ASSET', env) ?? 'TON').toUpperCase();
   if (cryptoPayAsset !== 'TON') {
     throw new Error('CRYPTOPAY_ASSET must be TON: balances are kept in TON and no exchange rate is applied');
@@ -174,7 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rtp,
     demoBalanceTon: int('DEMO_BALANCE_TON', 100, env),
     upgradeBaseChance,
-    publicUrl: str('PUBLIC_URL', env),
+    publicUrl: publicUrl(env),
+    trustProxy: trustProxy(env),
     twaReturnUrl: str('TWA_RETURN_URL', env),
     clientDir: resolve(str('CLIENT_DIR', env) ?? 'dist'),
     assetsDir: resolve(str('ASSETS_DIR', env) ?? 'assets'),
@@ -197,6 +287,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     gamesSweepMs: Math.max(100, int('GAMES_SWEEP_MS', 5000, env)),
     racePeriodSeconds,
     racePrizesNano: racePrizes(env),
+    rateLimits: {
+      windowMs: positive('RATE_LIMIT_WINDOW_MS', 60_000, env),
+      apiPerAddress: int('RATE_LIMIT_API_PER_ADDRESS', 1200, env),
+      signInPerAddress: int('RATE_LIMIT_SIGNIN_PER_ADDRESS', 30, env),
+      moneyPerPlayer: int('RATE_LIMIT_MONEY_PER_PLAYER', 120, env),
+      moneyPerAddress: int('RATE_LIMIT_MONEY_PER_ADDRESS', 600, env),
+      socketsPerAddress: int('RATE_LIMIT_SOCKETS_PER_ADDRESS', 60, env),
+    },
+    requestTimeoutMs,
+    headersTimeoutMs: Math.min(positive('HEADERS_TIMEOUT_MS', 10_000, env), requestTimeoutMs),
+    connectionTimeoutMs: positive('CONNECTION_TIMEOUT_MS', 60_000, env),
+    keepAliveTimeoutMs: positive('KEEP_ALIVE_TIMEOUT_MS', 72_000, env),
+    socketMaxMessageBytes: positive('SOCKET_MAX_MESSAGE_BYTES', 8192, env),
+    socketMessagesPer10s: positive('SOCKET_MESSAGES_PER_10S', 20, env),
+    shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_MS', 10_000, env),
+    dbPoolMax: positive('DB_POOL_MAX', 10, env),
+    dbConnectionTimeoutMs: positive('DB_CONNECTION_TIMEOUT_MS', 10_000, env),
+    dbStatementTimeoutMs: positive('DB_STATEMENT_TIMEOUT_MS', 15_000, env),
     ...overrides,
   };
 }

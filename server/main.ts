@@ -1,8 +1,20 @@
 import { loadConfig } from './config.ts';
-import { buildApp } from './app.ts';
+import { buildApp, type BuiltApp } from './app.ts';
+import { DatabaseLockedError } from './db/index.ts';
 
 const config = loadConfig();
-const { app, ctx, close } = await buildApp(config);
+let built: BuiltApp;
+try {
+  built = await buildApp(config);
+} catch (err) {
+  if (err instanceof DatabaseLockedError) {
+    // a second process on the embedded database: say so plainly, no stack trace
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+const { app, ctx, close } = built;
 
 if (ctx.demo) {
   app.log.warn(
@@ -10,18 +22,42 @@ if (ctx.demo) {
       'Set BOT_TOKEN for production.',
   );
 }
+if (!config.publicUrl && !ctx.demo) {
+  app.log.warn(
+    `PUBLIC_URL is not set: the TON Connect manifest names http://localhost:${config.port}. Set PUBLIC_URL.`,
+  );
+}
 
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`Giftcases is up on http://localhost:${config.port} (database: ${ctx.database.kind})`);
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+app.log.info(`Giftcases is up on http://localhost:${port} (database: ${ctx.database.kind})`);
 
+// Graceful shutdown: stop accepting connections (new requests on open ones get 503), let the requests in
+// flight finish (a money request commits or rolls back whole either way; this lets it answer), close the
+// sockets, then the database. Past SHUTDOWN_TIMEOUT_MS the remaining connections are cut and the process
+// stops anyway; a second signal stops it at once.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (stopping) return;
+    if (stopping) {
+      app.log.warn(`${signal} again: stopping now`);
+      process.exit(1);
+    }
     stopping = true;
-    app.log.info(`${signal}: closing`);
+    app.log.info(`${signal}: finishing the requests in flight, then stopping`);
+    const deadline = setTimeout(() => {
+      app.log.error(`requests still running after ${config.shutdownTimeoutMs} ms: cutting them off`);
+      app.server.closeAllConnections();
+      setTimeout(() => process.exit(1), 1000).unref();
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
     close().then(
-      () => process.exit(0),
+      () => {
+        clearTimeout(deadline);
+        app.log.info('stopped');
+        process.exit(0);
+      },
       (err: unknown) => {
         app.log.error({ err }, 'close failed');
         process.exit(1);

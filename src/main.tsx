@@ -5,10 +5,12 @@ import './lib/ui/ui.css';
 import { App } from './app/App';
 import { bootstrap } from './app/bootstrap';
 import { i18nReady } from './i18n';
+import { prefetchFirstScreen } from './state/prefetch';
 
 const container = document.getElementById('root') ?? document.body.appendChild(document.createElement('div'));
 
 const launch = bootstrap();
+prefetchFirstScreen(launch);
 // the texts of the language in use arrive as a small chunk of their own; render once they are in place
 void i18nReady
   .catch((error: unknown) => console.error('Loading the interface language failed', error))

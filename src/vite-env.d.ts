@@ -10,3 +10,9 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+declare module 'virtual:art-variants' {
+  /** Raster copies of case art made at build time: art URL → srcset by format (empty in dev). */
+  const variants: Record<string, { avif: string; webp: string }>;
+  export default variants;
+}

@@ -224,6 +224,33 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX upgrades_user_idx ON upgrades (user_id, id DESC)`.execute(db);
     },
   },
+  '0007_proofs_that_last': {
+    async up(db: Kysely<unknown>) {
+      // Every weight table a roll was drawn against, by the hex SHA-256 of its canonical text
+      // (server/games/proofs.ts), kept forever so a past opening verifies after the weights change.
+      await sql`
+        CREATE TABLE weight_tables (
+          hash TEXT PRIMARY KEY,
+          entries TEXT NOT NULL,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+      // Openings before this migration did not record their table: null, and the verifier says so.
+      await sql`ALTER TABLE openings ADD COLUMN weight_table_hash TEXT REFERENCES weight_tables(hash)`.execute(
+        db,
+      );
+      // A public, unguessable id per bet (the proof page's address); existing rows get one here.
+      for (const table of ['openings', 'upgrades']) {
+        await sql`ALTER TABLE ${sql.table(table)} ADD COLUMN public_id TEXT`.execute(db);
+        await sql`UPDATE ${sql.table(table)} SET public_id = substr(md5(random()::text || id::text || clock_timestamp()::text), 1, 16)`.execute(
+          db,
+        );
+        await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN public_id SET NOT NULL`.execute(db);
+        await sql`CREATE UNIQUE INDEX ${sql.raw(table + '_public_id_idx')} ON ${sql.table(table)} (public_id)`.execute(
+          db,
+        );
+      }
+    },
+  },
   '0008_battles': {
     async up(db: Kysely<unknown>) {
       // A case battle. status: open (waiting for seats), rolled (every round drawn, not yet paid),

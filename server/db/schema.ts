@@ -133,6 +133,17 @@ export interface OpeningsTable {
   nonce: number;
   roll: BigIntColumn;
   total_weight: BigIntColumn;
+  /** the weight table rolled against (weight_tables.hash); null for openings older than migration 0007 */
+  weight_table_hash: ColumnType<string | null, string | null | undefined, never>;
+  /** the public bet id: the address of its proof page */
+  public_id: string;
+  created_at: Timestamp;
+}
+
+/** A weight table as rolled against: its canonical text (server/games/proofs.ts), by its hash. */
+export interface WeightTablesTable {
+  hash: string;
+  entries: string;
   created_at: Timestamp;
 }
 
@@ -224,6 +235,8 @@ export interface UpgradesTable {
   server_seed_hash: string;
   client_seed: string;
   nonce: number;
+  /** the public bet id: the address of its proof page */
+  public_id: string;
   created_at: Timestamp;
 }
 
@@ -303,4 +316,5 @@ export interface Database {
   battle_rounds: BattleRoundsTable;
   battle_seats: BattleSeatsTable;
   battle_rolls: BattleRollsTable;
+  weight_tables: WeightTablesTable;
 }

@@ -6,6 +6,7 @@ import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/e
 import type { DropRow } from '../realtime/feed.ts';
 import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
 import { takeNonces } from './fairness.ts';
+import { newBetId, recordWeightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
 
 type Trx = Transaction<Database>;
@@ -67,9 +68,13 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
       .executeTakeFirstOrThrow();
 
     const lease = await takeNonces(trx, userId, amount);
+    const tableHash = await recordWeightTable(
+      trx,
+      entries.map((e) => ({ itemId: e.item.id, weight: e.weight })),
+    );
     const draws = lease.nonces.map((nonce) => {
       const { roll, total, index } = lease.rollWeighted(nonce, weights);
-      return { nonce, roll, total, item: entries[index]!.item };
+      return { nonce, roll, total, item: entries[index]!.item, betId: newBetId() };
     });
 
     const inserted = await trx
@@ -87,6 +92,8 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
           nonce: d.nonce,
           roll: d.roll,
           total_weight: d.total,
+          weight_table_hash: tableHash,
+          public_id: d.betId,
         })),
       )
       .returning(['id', 'nonce', 'created_at'])
@@ -113,9 +120,11 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
         item_id: d.item.id,
         item_name: d.item.name,
         item_image_url: d.item.image_url,
+        bet_id: d.betId,
       })),
       results: draws.map((d) => ({
         openingId: byNonce.get(d.nonce)!.id.toString(),
+        betId: d.betId,
         item: toApiItem(d.item),
         proof: {
           serverSeedHash: lease.serverSeedHash,
@@ -123,6 +132,7 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
           nonce: d.nonce,
           roll: d.roll,
           totalWeight: d.total,
+          weightTableHash: tableHash,
         },
       })),
     };
@@ -201,6 +211,8 @@ export async function openingHistory(
       'o.nonce',
       'o.roll',
       'o.total_weight',
+      'o.weight_table_hash',
+      'o.public_id',
       'c.id as case_id',
       'c.name as case_name',
       'i.id as item_id',
@@ -220,6 +232,7 @@ export async function openingHistory(
     total: Number(countRow.n),
     openings: rows.map((r) => ({
       id: r.id.toString(),
+      betId: r.public_id,
       createdAt: r.created_at.toISOString(),
       case: { id: r.case_id, name: r.case_name, price: formatTon(r.paid_nano) },
       item: {
@@ -236,6 +249,7 @@ export async function openingHistory(
         nonce: r.nonce,
         roll: Number(r.roll),
         totalWeight: Number(r.total_weight),
+        weightTableHash: r.weight_table_hash,
       },
       serverSeed: r.revealed_at ? r.server_seed : null,
     })),

@@ -14,16 +14,22 @@ import { toApiItem, type ItemRow } from './cases.ts';
 import { TWO_POW_52, rollInt } from './fair.ts';
 import { takeNonces } from './fairness.ts';
 import { addToInventory } from './opening.ts';
+import { newBetId } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
 
 /**
- * The upgrade game (spec §4, §9; DESIGN.md rules 1 and 4): a player stakes one inventory item at a
- * multiplier; the server rolls a fraction in [0, 1) from the player's seed pair and the next nonce, and the
- * upgrade succeeds when the roll falls inside the chance arc [0, baseChance / coef). The stake leaves the
- * inventory either way; on success the target gift joins it. All of it happens in one transaction.
+ * The upgrade game (spec §4, §9; DESIGN.md rules 1 and 4): a player stakes one inventory item and aims at
+ * a dearer gift (the multiplier picks the gifts near stake × coef); the server rolls a fraction in [0, 1)
+ * from the player's seed pair and the next nonce, and the upgrade succeeds when the roll falls inside the
+ * chance arc [0, chance). The stake leaves the inventory either way; on success the target joins it. All
+ * of it happens in one transaction.
  *
- * The chance is kept exact: baseChance is configured in parts per million and the multipliers are whole
- * tenths, so chance = numerator / denominator in integers and the comparison never rounds.
+ * The odds come from the real prices: chance = baseChance × stake price ÷ target price. So the expected
+ * return, chance × target price = baseChance × stake price, is the same whichever target is chosen. The
+ * target is always dearer than the stake and baseChance ≤ 1, so the chance stays below 1.
+ *
+ * The chance is kept exact: baseChance is configured in parts per million and prices are integer
+ * nanoTON, so chance = numerator / denominator in integers (bigint) and the comparison never rounds.
  */
 
 type Trx = Transaction<Database>;
@@ -54,28 +60,45 @@ export function baseChancePpm(baseChance: number): number {
 
 /** An exact chance: numerator / denominator, reduced. */
 export interface Chance {
-  numerator: number;
-  denominator: number;
+  numerator: bigint;
+  denominator: bigint;
 }
 
-function gcd(a: number, b: number): number {
+function gcd(a: bigint, b: bigint): bigint {
   while (b) [a, b] = [b, a % b];
   return a;
 }
 
-/** baseChance / coef exactly: (ppm / 10^6) / (tenths / 10). */
-export function upgradeChance(basePpm: number, coef: UpgradeMultiplier): Chance {
-  const numerator = basePpm * 10;
-  const denominator = coefTenths(coef) * PPM;
-  const d = gcd(numerator, denominator);
+function reduce(numerator: bigint, denominator: bigint): Chance {
+  const d = gcd(numerator, denominator) || 1n;
   return { numerator: numerator / d, denominator: denominator / d };
 }
 
-export const chanceValue = (chance: Chance): number => chance.numerator / chance.denominator;
+/**
+ * The odds of upgrading a stake into a target, exactly: baseChance × stakePrice ÷ targetPrice, that is
+ * (ppm × stakeNano) / (10^6 × targetNano). Only a dearer target is a target, so this is below baseChance.
+ */
+export function upgradeChance(basePpm: number, stakeNano: bigint, targetNano: bigint): Chance {
+  if (targetNano <= stakeNano || stakeNano <= 0n) {
+    throw new RangeError('the target must cost more than the stake, and the stake more than nothing');
+  }
+  return reduce(BigInt(basePpm) * stakeNano, BigInt(PPM) * targetNano);
+}
+
+export const chanceValue = (chance: Chance): number => Number(chance.numerator) / Number(chance.denominator);
 
 /** Whether a 52-bit roll (rolled = roll / 2^52) lies inside the arc [0, chance): roll / 2^52 < num / den. */
 export function insideChance(roll: number, chance: Chance): boolean {
-  return BigInt(roll) * BigInt(chance.denominator) < BigInt(chance.numerator) * BigInt(TWO_POW_52);
+  return BigInt(roll) * chance.denominator < chance.numerator * BigInt(TWO_POW_52);
+}
+
+/** The chance as the API carries it: a float for display and the exact fraction as decimal integers. */
+export function chanceFields(chance: Chance) {
+  return {
+    chance: chanceValue(chance),
+    chanceNumerator: chance.numerator.toString(),
+    chanceDenominator: chance.denominator.toString(),
+  };
 }
 
 export interface UpgradeDraw {
@@ -170,12 +193,16 @@ export async function upgradeOptions(
 ): Promise<UpgradeOptionsResponse> {
   const stake = await catalogueItem(db, itemId);
   const { targets } = chooseTargets(await allItems(db), stake, coef);
+  const listed = targets.slice(0, UPGRADE_OPTIONS_LIMIT).map((t) => ({
+    ...toApiItem(t),
+    ...chanceFields(upgradeChance(basePpm, stake.price_nano, t.price_nano)),
+  }));
   return {
     stake: toApiItem(stake),
     coef,
-    chance: chanceValue(upgradeChance(basePpm, coef)),
+    chance: listed[0]?.chance ?? 0,
     targetPrice: formatTon((stake.price_nano * BigInt(coefTenths(coef))) / 10n),
-    targets: targets.slice(0, UPGRADE_OPTIONS_LIMIT).map(toApiItem),
+    targets: listed,
   };
 }
 
@@ -222,11 +249,12 @@ export async function playUpgrade(
     target = picked;
   }
 
-  const chance = upgradeChance(basePpm, coef);
+  const chance = upgradeChance(basePpm, stake.price_nano, target.price_nano);
   const lease = await takeNonces(trx, userId, 1);
   const nonce = lease.nonces[0]!;
   const rolled = lease.rollFraction(nonce);
   const success = insideChance(fractionToRoll(rolled), chance);
+  const betId = newBetId();
   if (success) await addToInventory(trx, userId, [target]);
 
   const row = await trx
@@ -246,22 +274,25 @@ export async function playUpgrade(
       server_seed_hash: lease.serverSeedHash,
       client_seed: lease.clientSeed,
       nonce,
+      public_id: betId,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
 
+  const exact = chanceFields(chance);
   return {
     upgradeId: row.id.toString(),
+    betId,
     success,
     rolled,
-    chance: chanceValue(chance),
+    chance: exact.chance,
     coef,
     proof: {
       serverSeedHash: lease.serverSeedHash,
       clientSeed: lease.clientSeed,
       nonce,
-      chanceNumerator: chance.numerator,
-      chanceDenominator: chance.denominator,
+      chanceNumerator: exact.chanceNumerator,
+      chanceDenominator: exact.chanceDenominator,
     },
     stake: toApiItem(stake),
     target: toApiItem(target),
@@ -305,21 +336,21 @@ export async function upgradeHistory(
   return {
     total: Number(countRow.n),
     upgrades: rows.map((r) => {
-      const numerator = Number(r.chance_numerator);
-      const denominator = Number(r.chance_denominator);
+      const exact = chanceFields({ numerator: r.chance_numerator, denominator: r.chance_denominator });
       return {
         id: r.id.toString(),
+        betId: r.public_id,
         createdAt: r.created_at.toISOString(),
         success: r.success,
         rolled: r.rolled,
-        chance: numerator / denominator,
+        chance: exact.chance,
         coef: r.coef_tenths / 10,
         proof: {
           serverSeedHash: r.server_seed_hash,
           clientSeed: r.client_seed,
           nonce: r.nonce,
-          chanceNumerator: numerator,
-          chanceDenominator: denominator,
+          chanceNumerator: exact.chanceNumerator,
+          chanceDenominator: exact.chanceDenominator,
         },
         stake: {
           id: r.stake_item_id,

@@ -1,7 +1,15 @@
 import type { DepositCreditedMessage, DepositMethod } from '../../contract/deposit.ts';
 import type { App, AppContext } from '../context.ts';
 import type { EventBus } from './bus.ts';
-import { authenticateSocket, messageText, sendJson, SocketHub, type Socket } from './sockets.ts';
+import {
+  authenticateSocket,
+  limitSocketMessages,
+  messageText,
+  sendJson,
+  SocketHub,
+  ThrottledWarning,
+  type Socket,
+} from './sockets.ts';
 import { formatTon } from '../../contract/money.ts';
 
 /** Bus channel of credited deposits. */
@@ -45,6 +53,7 @@ function isDepositEvent(p: unknown): p is DepositEvent {
  */
 export function depositSocketRoutes(app: App, ctx: AppContext): void {
   const hub = new SocketHub();
+  const floods = new ThrottledWarning(app.log, 'deposit sockets closed for sending too many messages');
   const unsubscribe = ctx.bus.subscribe(DEPOSITS_CHANNEL, (payload) => {
     if (!isDepositEvent(payload)) {
       app.log.warn('deposit event of an unknown shape ignored');
@@ -63,11 +72,13 @@ export function depositSocketRoutes(app: App, ctx: AppContext): void {
   app.addHook('onClose', async () => {
     unsubscribe();
     hub.close();
+    floods.flush();
   });
 
   const authTimeoutMs = ctx.config.socketAuthTimeoutMs;
   app.get('/ws/deposits', { websocket: true }, (raw) => {
     const socket = raw as Socket;
+    limitSocketMessages(socket, ctx.config.socketMessagesPer10s, () => floods.count());
     void authenticateSocket(ctx, socket, authTimeoutMs).then((userId) => {
       if (userId === null) return;
       hub.add(userId, socket);

@@ -10,7 +10,7 @@ import {
 import type { App, AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { EventBus } from './bus.ts';
-import { messageText, SocketHub, type Socket } from './sockets.ts';
+import { limitSocketMessages, messageText, SocketHub, ThrottledWarning, type Socket } from './sockets.ts';
 
 /**
  * The live drops feed (spec §1, §3, §7).
@@ -56,6 +56,8 @@ export interface DropRow {
   item_id: string;
   item_name: string;
   item_image_url: string;
+  /** the opening's public bet id: its proof page */
+  bet_id: string;
 }
 
 /** The public shape of a drop: no Telegram id, no balance. */
@@ -70,6 +72,7 @@ export function toDropEvent(row: DropRow): DropEvent {
     user: { username: row.username ? `@${row.username}` : row.first_name, avatar },
     case: { id: row.case_id, name: row.case_name, imageUrl: row.case_image_url, imageBase64: null },
     item: { id: row.item_id, name: row.item_name, imageUrl: row.item_image_url },
+    betId: row.bet_id,
   };
 }
 
@@ -96,6 +99,7 @@ export async function latestDrops(
       'i.id as item_id',
       'i.name as item_name',
       'i.image_url as item_image_url',
+      'o.public_id as bet_id',
     ]);
   if (after !== null) query = query.where('o.id', '>', after);
   const rows = await query.orderBy('o.id', 'desc').limit(limit).execute();
@@ -247,6 +251,7 @@ class DropFanOut {
  */
 export function dropFeedRoutes(app: App, ctx: AppContext): void {
   const feed = new DropFanOut(app.log);
+  const floods = new ThrottledWarning(app.log, 'drops feed: sockets closed for sending too many messages');
   const unsubscribe = ctx.bus.subscribe(DROPS_CHANNEL, (payload) => {
     if (isDropEvent(payload)) feed.deliver(payload);
     else app.log.warn('drops feed: an event of an unknown shape was ignored');
@@ -254,11 +259,13 @@ export function dropFeedRoutes(app: App, ctx: AppContext): void {
   app.addHook('onClose', async () => {
     unsubscribe();
     feed.close();
+    floods.flush();
   });
 
   app.get('/ws/drops', { websocket: true, schema: { querystring: DropFeedQuery } }, (raw, request) => {
     const { after: afterText } = request.query as DropFeedQuery;
     const after = afterText === undefined ? null : BigInt(afterText);
+    limitSocketMessages(raw as unknown as Socket, ctx.config.socketMessagesPer10s, () => floods.count());
     feed.join(raw as unknown as FeedSocket, after, () => latestDrops(ctx.db, after));
   });
 }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { SocketCloseCode } from '../../contract/deposit.ts';
 
@@ -17,6 +18,69 @@ export interface Socket {
 
 const OPEN = 1;
 const MAX_AUTH_MESSAGE_BYTES = 8192;
+/** Close code for a socket that broke the message rate limit (policy violation). */
+const TOO_MANY_MESSAGES = 1008;
+/** A socket closed for breaking a limit that does not finish its closing handshake in this time is cut. */
+const CLOSE_GRACE_MS = 1000;
+
+/**
+ * Limits what one socket may send: at most `perTenSeconds` messages in any 10-second window (a fixed
+ * window); past it the socket is closed with 1008 and cut a second later. Sizes are limited by the
+ * WebSocket server itself (maxPayload: a larger frame closes the socket with 1009). Call it before any
+ * other message listener is added, so a flood is cut before it is handled.
+ */
+export function limitSocketMessages(socket: Socket, perTenSeconds: number, onLimit?: () => void): void {
+  let windowStart = Date.now();
+  let count = 0;
+  let over = false;
+  socket.on('message', () => {
+    if (over) return;
+    const now = Date.now();
+    if (now - windowStart >= 10_000) {
+      windowStart = now;
+      count = 0;
+    }
+    count += 1;
+    if (count <= perTenSeconds) return;
+    over = true;
+    onLimit?.();
+    if (socket.readyState === OPEN) socket.close(TOO_MANY_MESSAGES, 'too many messages');
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+  });
+}
+
+/**
+ * A warning that may be caused from outside (bad frames, floods): counted, and written at most once per
+ * interval as one line with the count and the last error, so no client can flood the log.
+ */
+export class ThrottledWarning {
+  private pending = 0;
+  private last: unknown = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly what: string,
+    private readonly intervalMs = 60_000,
+  ) {}
+
+  count(err?: unknown): void {
+    this.pending += 1;
+    this.last = err ?? null;
+    this.timer ??= setTimeout(() => this.flush(), this.intervalMs).unref();
+  }
+
+  /** Writes what was counted since the last line (if anything). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending === 0) return;
+    const err = this.last instanceof Error ? { message: this.last.message } : undefined;
+    this.log.warn({ count: this.pending, lastError: err }, this.what);
+    this.pending = 0;
+    this.last = null;
+  }
+}
 
 /** Sends a JSON message if the socket is still open; returns whether it was sent. */
 export function sendJson(socket: Socket, message: unknown): boolean {

@@ -10,11 +10,13 @@ import {
   OpenMultipleResponse,
 } from '../../contract/cases.ts';
 import { ApiError } from '../../contract/common.ts';
+import { Negotiator } from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { notFound } from '../lib/errors.ts';
 import { withIdempotency } from '../lib/idempotency.ts';
-import { findCase, listCases } from '../games/cases.ts';
+import { CatalogueCache, etagMatches, type CachedBody } from '../games/catalogue-cache.ts';
 import { openCase, openingHistory } from '../games/opening.ts';
 import { announceDrops, type DropRow } from '../realtime/feed.ts';
 import { formatTon } from '../../contract/money.ts';
@@ -23,9 +25,30 @@ import { formatTon } from '../../contract/money.ts';
 const HISTORY_PAGE = 1;
 const HISTORY_LIMIT = 20;
 
+/** Content codings the cached catalogue answers come in, besides identity; the first is preferred. */
+const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
+
+/**
+ * Sends a cached catalogue answer: 304 when the client's copy is current, otherwise the prepared bytes in
+ * the best coding the client accepts. Clients keep the answer but ask again each time (no-cache), so a
+ * catalogue change shows at once and an unchanged one costs a 304.
+ */
+function sendCached(request: FastifyRequest, reply: FastifyReply, body: CachedBody): FastifyReply {
+  void reply.header('etag', body.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+  if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
+  const accept = request.headers['accept-encoding'];
+  const coding = accept ? encodings.negotiate(accept) : null;
+  void reply.type('application/json; charset=utf-8');
+  if (coding === 'br') return reply.header('content-encoding', 'br').send(body.br);
+  if (coding === 'gzip') return reply.header('content-encoding', 'gzip').send(body.gzip);
+  return reply.send(body.identity);
+}
+
 /** The case catalogue (public: no sign-in needed to look) and opening (signed-in players only). */
 export function caseRoutes(app: App, ctx: AppContext): void {
   const auth = requireUser(ctx);
+  const catalogue = new CatalogueCache(ctx.db, ctx.bus);
+  app.addHook('onClose', async () => catalogue.close());
   const openErrors = {
     400: ApiError,
     401: ApiError,
@@ -36,9 +59,10 @@ export function caseRoutes(app: App, ctx: AppContext): void {
     422: ApiError,
   };
 
-  app.get('/cases', { schema: { response: { 200: CasesResponse } } }, async () => ({
-    cases: await listCases(ctx.db),
-  }));
+  // the answers are prepared JSON (built from the same rows and shapes the schema describes), sent as bytes
+  app.get('/cases', { schema: { response: { 200: CasesResponse } } }, async (request, reply) =>
+    sendCached(request, reply, await catalogue.cases()),
+  );
 
   app.get(
     '/cases/history',
@@ -54,10 +78,10 @@ export function caseRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/cases/:id',
     { schema: { params: CaseParams, response: { 200: CaseResponse, 404: ApiError } } },
-    async (request) => {
-      const found = await findCase(ctx.db, request.params.id);
+    async (request, reply) => {
+      const found = await catalogue.case(request.params.id);
       if (!found) throw notFound('CASE_NOT_FOUND', `There is no case "${request.params.id}"`);
-      return { case: found };
+      return sendCached(request, reply, found);
     },
   );
 

@@ -24,6 +24,30 @@ export interface ApiClientOptions {
 /** Options of one JSON call: method, body, query, headers, signal... */
 export type RequestOptions = Omit<FetchOptions<'json'>, 'baseURL' | 'responseType' | 'timeout'>;
 
+/** Options of a money request: the call's options and, optionally, the user intent's key. */
+export interface MoneyRequestOptions extends RequestOptions {
+  /**
+   * The Idempotency-Key of this user intent (a tap on open, sell, withdraw or upgrade). Made fresh for
+   * the call when left out; pass one made with newIdempotencyKey() to keep it across the caller's own
+   * retries of the same intent.
+   */
+  idempotencyKey?: string;
+}
+
+/** The header the server deduplicates money requests by. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Extra tries of a money request whose answer was lost (no answer, a timeout, 502/503/504)... */
+const MONEY_RETRIES = 2;
+/** ...after these pauses, ms. */
+const MONEY_RETRY_DELAYS_MS = [400, 1200];
+
+/** A fresh Idempotency-Key: one per user intent. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export interface ApiClient {
   /**
    * A JSON call with the session: bearer header when a token exists; on a 401 it signs in again once
@@ -31,6 +55,13 @@ export interface ApiClient {
    * is thrown (and 'Reauthorization failed' logged).
    */
   request<T>(path: string, options?: RequestOptions): Promise<T>;
+  /**
+   * A money request (open, sell one, sell all, withdraw, upgrade): sent with one Idempotency-Key for the
+   * whole user intent, kept across every retry: the re-login retry, and up to MONEY_RETRIES tries more
+   * when the answer was lost (no answer, a timeout, 502/503/504). The server applies the change once and
+   * answers a retry with the stored answer, so a retry never pays twice.
+   */
+  money<T>(path: string, options?: MoneyRequestOptions): Promise<T>;
   /** POST /auth/login with launch data; stores the token. */
   login(initData: string): Promise<LoginResponse>;
   /**
@@ -51,6 +82,27 @@ export function errorStatus(error: unknown): number | undefined {
   const e = error as { status?: unknown; statusCode?: unknown };
   const status = e.status ?? e.statusCode;
   return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * For a call refused with 429 (a rate limit): the seconds to wait before trying again, from the
+ * Retry-After header or the body's `retryAfter`. The client also sets it as `retryAfter` on the error.
+ */
+export function retryAfterSeconds(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null || errorStatus(error) !== 429) return undefined;
+  const own = (error as { retryAfter?: unknown }).retryAfter;
+  if (typeof own === 'number') return own;
+  const header = (error as { response?: { headers?: Headers } }).response?.headers?.get('retry-after');
+  const fromHeader = header ? Number(header) : NaN;
+  if (Number.isFinite(fromHeader) && fromHeader >= 0) return Math.ceil(fromHeader);
+  const fromBody = apiErrorBody(error)?.retryAfter;
+  return typeof fromBody === 'number' ? fromBody : undefined;
+}
+
+/** Whether a failed call may not have reached the server, or its answer was lost on the way back. */
+function answerLost(error: unknown): boolean {
+  const status = errorStatus(error);
+  return status === undefined || status === 502 || status === 503 || status === 504;
 }
 
 /** The API's error body `{statusCode, error, code, message}` carried by a failed call, if any. */
@@ -103,10 +155,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return relogin;
   }
 
+  /** One call; a 429's wait is set on the error as `retryAfter` (seconds). */
+  async function call<T>(path: string, requestOptions: RequestOptions): Promise<T> {
+    try {
+      return await http<T>(path, requestOptions);
+    } catch (error) {
+      const retryAfter = retryAfterSeconds(error);
+      if (retryAfter !== undefined) Object.assign(error as object, { retryAfter });
+      throw error;
+    }
+  }
+
   async function request<T>(path: string, requestOptions: RequestOptions = {}): Promise<T> {
     const tokenUsed = session.getToken();
     try {
-      return await http<T>(path, requestOptions);
+      return await call<T>(path, requestOptions);
     } catch (error) {
       if (errorStatus(error) !== 401) throw error;
       // Another call may have signed in again meanwhile: then only retry with the new token.
@@ -119,7 +182,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           throw error;
         }
       }
-      return await http<T>(path, requestOptions);
+      return await call<T>(path, requestOptions);
+    }
+  }
+
+  async function money<T>(path: string, moneyOptions: MoneyRequestOptions = {}): Promise<T> {
+    const { idempotencyKey = newIdempotencyKey(), ...rest } = moneyOptions;
+    const headers = new Headers(rest.headers as HeadersInit | undefined);
+    headers.set(IDEMPOTENCY_HEADER, idempotencyKey);
+    const requestOptions: RequestOptions = { method: 'POST', ...rest, headers };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request<T>(path, requestOptions);
+      } catch (error) {
+        if (attempt >= MONEY_RETRIES || !answerLost(error) || requestOptions.signal?.aborted) throw error;
+        await new Promise((resolve) => setTimeout(resolve, MONEY_RETRY_DELAYS_MS[attempt]));
+      }
     }
   }
 
@@ -137,5 +215,5 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return started;
   }
 
-  return { request, login, startSession, logout: () => session.clear(), session, http };
+  return { request, money, login, startSession, logout: () => session.clear(), session, http };
 }

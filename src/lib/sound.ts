@@ -5,7 +5,10 @@ import { useSyncExternalStore } from 'react';
  * The app's sounds: one shared howler module for every screen that plays them (roulette ticks, wins).
  * Import it only from lazily loaded screens: howler stays off the first screen.
  *
- * Sounds load on first use. The mute choice is kept in localStorage under `sound` ('on' or 'off').
+ * Sounds load on first use, and never before the player's first gesture: browsers refuse to start an
+ * AudioContext until the page has been touched (and say so in the console), so howler is not touched before
+ * then. A screen opened by a tap (the usual way in) loads them at once; one opened by a link loads them on
+ * its first tap. The mute choice is kept in localStorage under `sound` ('on' or 'off').
  */
 
 /** Local storage key of the mute choice. */
@@ -37,6 +40,34 @@ const listeners = new Set<() => void>();
 const howls = new Map<SoundName, Howl>();
 let lastTickAt = -Infinity;
 
+/** Events that count as a user activation (they let an AudioContext start). */
+const GESTURES = ['pointerup', 'touchend', 'keydown', 'click'] as const;
+
+/** Whether the page has had a user gesture, so an AudioContext may start. */
+function hasGesture(): boolean {
+  return typeof navigator !== 'undefined' && navigator.userActivation?.hasBeenActive === true;
+}
+
+let afterGesture: (() => void)[] = [];
+
+/** Runs `task` now if the page has had a gesture, else inside the first one (before it is over). */
+function onFirstGesture(task: () => void): void {
+  if (hasGesture()) {
+    task();
+    return;
+  }
+  if (afterGesture.length === 0) {
+    const run = () => {
+      for (const type of GESTURES) window.removeEventListener(type, run, true);
+      const tasks = afterGesture;
+      afterGesture = [];
+      for (const t of tasks) t();
+    };
+    for (const type of GESTURES) window.addEventListener(type, run, true);
+  }
+  afterGesture.push(task);
+}
+
 function howl(name: SoundName): Howl {
   let sound = howls.get(name);
   if (!sound) {
@@ -49,12 +80,14 @@ function howl(name: SoundName): Howl {
 
 /** Loads the sounds ahead of their first use (e.g. when a screen that plays them opens). */
 export function preloadSounds(): void {
-  for (const name of Object.keys(SOURCES) as SoundName[]) howl(name);
+  onFirstGesture(() => {
+    for (const name of Object.keys(SOURCES) as SoundName[]) howl(name);
+  });
 }
 
-/** Plays a sound once, unless muted. */
+/** Plays a sound once, unless muted (or before any gesture: nothing could be heard then). */
 export function playSound(name: SoundName): void {
-  if (muted) return;
+  if (muted || !hasGesture()) return;
   try {
     howl(name).play();
   } catch {

@@ -45,22 +45,23 @@ export interface OpeningAnswer {
   balance: string;
 }
 
-/** POST /cases/open-multiple {caseId, amount}: `amount` copies (1 to 3) in one request and one debit. */
+/**
+ * POST /cases/open-multiple {caseId, amount}: `amount` copies (1 to 3) in one request and one debit. One
+ * tap is one Idempotency-Key, kept across retries: a lost answer retried never pays twice.
+ */
 export async function openCaseCopies(caseId: string, amount: number): Promise<OpeningAnswer> {
-  const answer = await api.request<OpenMultipleResponse>('/cases/open-multiple', {
-    method: 'POST',
+  const answer = await api.money<OpenMultipleResponse>('/cases/open-multiple', {
     body: { caseId, amount },
   });
   return { results: answer.results, balance: answer.balance };
 }
 
-/** POST /cases/open {caseId}: one copy. */
+/** POST /cases/open {caseId}: one copy (its own Idempotency-Key, kept across retries). */
 export async function openCaseOnce(caseId: string): Promise<OpeningAnswer> {
-  const { openingId, item, proof, balance } = await api.request<OpenCaseResponse>('/cases/open', {
-    method: 'POST',
+  const { openingId, betId, item, proof, balance } = await api.money<OpenCaseResponse>('/cases/open', {
     body: { caseId },
   });
-  return { results: [{ openingId, item, proof }], balance };
+  return { results: [{ openingId, betId, item, proof }], balance };
 }
 
 /**
@@ -77,17 +78,4 @@ export async function applyBalance(balance: string | undefined): Promise<void> {
   void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
   void queryClient.invalidateQueries({ queryKey: queryKeys.inventory });
   void queryClient.invalidateQueries({ queryKey: queryKeys.history });
-}
-
-/** POST /inventory/sell {itemId, quantity}: sells won items back; the balance follows. */
-export async function sellItem(itemId: string, quantity = 1): Promise<void> {
-  const answer = await api.request<unknown>('/inventory/sell', {
-    method: 'POST',
-    body: { itemId, quantity },
-  });
-  const balance =
-    typeof answer === 'object' && answer !== null && 'balance' in answer
-      ? (answer as { balance: unknown }).balance
-      : undefined;
-  await applyBalance(typeof balance === 'string' ? balance : undefined);
 }

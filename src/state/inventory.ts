@@ -25,19 +25,9 @@ export const withdrawalsAtom = atomWithQuery(() => ({
     (await api.request<WithdrawalsResponse>('/inventory/withdrawals')).withdrawals,
 }));
 
-/** A fresh Idempotency-Key: the same action retried (the client re-sends after a re-login) applies once. */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function post<T>(path: string, body: unknown): Promise<T> {
-  return api.request<T>(path, {
-    method: 'POST',
-    body: body as Record<string, unknown>,
-    headers: { 'Idempotency-Key': newIdempotencyKey() },
-  });
+/** A money request: one Idempotency-Key per call (the user's tap), kept across its retries. */
+function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
+  return api.money<T>(path, { body });
 }
 
 /**
@@ -52,10 +42,11 @@ export async function refreshAfterInventoryChange(balance?: string): Promise<voi
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: queryKeys.inventory }),
     queryClient.invalidateQueries({ queryKey: queryKeys.balance }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.profile }),
   ]);
 }
 
-/** POST /inventory/sell {itemId, quantity} */
+/** POST /inventory/sell {itemId, quantity}: the one sell of a won item (inventory page and win screen). */
 export async function sellInventoryItem(itemId: string, quantity = 1): Promise<SellResponse> {
   const answer = await post<SellResponse>('/inventory/sell', { itemId, quantity });
   await refreshAfterInventoryChange(answer.balance);

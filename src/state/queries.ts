@@ -38,11 +38,13 @@ export const meAtom = atomWithQuery(() => ({
 }));
 
 /** GET /deposit/balance → TON balance (data: exact decimal text), polled every 5 s while in use. */
-export const balanceAtom = atomWithQuery(() => ({
+export const balanceAtom = atomWithQuery(() => ({ ...balanceQuery, refetchInterval: BALANCE_REFRESH_MS }));
+
+/** The balance query without its polling (the start fetches it once, before the first render). */
+export const balanceQuery = {
   queryKey: queryKeys.balance,
   queryFn: async (): Promise<string> => (await api.request<BalanceResponse>('/deposit/balance')).balance,
-  refetchInterval: BALANCE_REFRESH_MS,
-}));
+};
 
 /** GET /users/profile → {stats: {openingsCount}}. */
 export const profileAtom = atomWithQuery(() => ({
@@ -51,9 +53,10 @@ export const profileAtom = atomWithQuery(() => ({
 }));
 
 /** GET /cases → the case list (data: Case[]), cached under 'cases optimized': 5 min stale, kept 10 min. */
-export const casesAtom = atomWithQuery(() => ({
+export const casesQuery = {
   queryKey: queryKeys.cases,
   queryFn: async (): Promise<Case[]> => (await api.request<CasesResponse>('/cases')).cases,
   staleTime: 5 * 60_000,
   gcTime: 10 * 60_000,
-}));
+};
+export const casesAtom = atomWithQuery(() => casesQuery);

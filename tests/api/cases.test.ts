@@ -10,6 +10,7 @@ import type { ApiError } from '../../contract/common.ts';
 import { parseTon } from '../../contract/money.ts';
 import { buildCatalogue, SEED_ITEMS } from '../../server/games/catalogue.ts';
 import { seedCatalogue } from '../../server/games/seed.ts';
+import { announceCatalogueChange } from '../../server/games/catalogue-cache.ts';
 import { createTestDatabase, setBalance, startServer, type TestServer } from './harness.ts';
 import { TON, expectConsistent, nano, playerState } from './games.ts';
 
@@ -121,6 +122,7 @@ describe('seeding the catalogue', () => {
         .filter((c) => c.id !== 'premium')
         .map((c) => (c.id === 'starter' ? { ...c, items: c.items.slice(1) } : c));
       await seedCatalogue(richer.built.ctx.db, 0.95, { items: SEED_ITEMS, cases });
+      await announceCatalogueChange(richer.built.ctx.bus, 'test reseed');
       const after = await read(richer);
       expect(after.find((c) => c.id === 'premium')?.isActive).toBe(false);
       expect(after.find((c) => c.id === 'starter')?.items.map((e) => e.item.id)).toEqual(

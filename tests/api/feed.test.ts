@@ -312,6 +312,7 @@ describe('the drops feed on one instance', () => {
           user: { username: '@load', avatar: null },
           case: { id: 'starter', name: 'Starter', imageUrl: '/assets/cases/starter.svg', imageBase64: null },
           item: { id: 'flower_pink', name: bulky, imageUrl: '/assets/items/flower_pink.svg' },
+          betId: `load${i}`,
         } satisfies DropEvent);
         if (i % 10 === 0) await sleep(1); // the fast reader reads as it goes
       }

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { sign } from '@telegram-apps/init-data-node';
 import { buildApp, type BuiltApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
-import { openDatabase, type OpenedDatabase } from '../../server/db/index.ts';
+import { openDatabase, type OpenedDatabase, type PoolOptions } from '../../server/db/index.ts';
 
 /**
  * Real servers on real databases for the API tests. PGlite in memory by default; with TEST_DATABASE_URL
@@ -20,7 +20,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(baseUrl: string | null = postgresUrl): Promise<TestDatabase> {
+export async function createTestDatabase(
+  baseUrl: string | null = postgresUrl,
+  pool?: Partial<PoolOptions>,
+): Promise<TestDatabase> {
   if (!baseUrl) {
     const database = await openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
     return { database, url: null, drop: () => database.close() };
@@ -32,7 +35,7 @@ export async function createTestDatabase(baseUrl: string | null = postgresUrl): 
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), pgliteDir: '' });
+  const database = await openDatabase({ databaseUrl: url.toString(), pgliteDir: '', pool });
   return {
     database,
     url: url.toString(),
@@ -55,6 +58,18 @@ export async function createTestDatabase(baseUrl: string | null = postgresUrl): 
     },
   };
 }
+
+/**
+ * Tests send many requests from one address and player, so the rate limits are off unless a test turns
+ * them on (tests/api/limits.test.ts does).
+ */
+export const RATE_LIMITS_OFF: NodeJS.ProcessEnv = {
+  RATE_LIMIT_API_PER_ADDRESS: '0',
+  RATE_LIMIT_SIGNIN_PER_ADDRESS: '0',
+  RATE_LIMIT_MONEY_PER_PLAYER: '0',
+  RATE_LIMIT_MONEY_PER_ADDRESS: '0',
+  RATE_LIMIT_SOCKETS_PER_ADDRESS: '0',
+};
 
 export interface TestServer {
   built: BuiltApp;
@@ -93,7 +108,13 @@ export async function startServer(
   options: { database?: OpenedDatabase; config?: Partial<Config>; env?: NodeJS.ProcessEnv } = {},
 ): Promise<TestServer> {
   const config = loadConfig(
-    { BOT_TOKEN, JWT_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...options.env },
+    {
+      BOT_TOKEN,
+      JWT_SECRET: 'test-secret-test-secret-test-secret',
+      LOG_LEVEL: 'silent',
+      ...RATE_LIMITS_OFF,
+      ...options.env,
+    },
     { port: 0, host: '127.0.0.1', clientDir: '/nonexistent', ...options.config },
   );
   const owned = options.database ? null : await createTestDatabase();

@@ -94,7 +94,9 @@ describe('the upgrade game', () => {
     expect(res.status).toBe(200);
     expect(res.body.stake).toMatchObject({ id: 'cake', price: '2' });
     expect(res.body).toMatchObject({ coef: 3, targetPrice: '6' });
-    expect(res.body.chance).toBeCloseTo(0.13, 15);
+    // chance = base × stake price ÷ target price, for each target
+    expect(res.body.chance).toBe(res.body.targets[0]!.chance);
+    for (const t of res.body.targets) expect(t.chance).toBeCloseTo((BASE * 2) / Number(t.price), 15);
     expect(res.body.targets.map((t) => t.id)).toEqual([
       'champagne',
       'ton_stack',
@@ -260,8 +262,8 @@ describe('the upgrade game', () => {
         serverSeedHash: shown.serverSeedHash,
         clientSeed: shown.clientSeed,
         nonce: i,
-        chanceNumerator: 13,
-        chanceDenominator: 50,
+        chanceNumerator: '13',
+        chanceDenominator: '50',
       });
       expect(a.stake).toMatchObject({ id: 'cake', price: '2' });
       expect(a.target).toEqual(defaultTarget);
@@ -291,7 +293,11 @@ describe('the upgrade game', () => {
     for (const a of answers) {
       const again = rollFraction(rotated.revealed.serverSeed, a.proof.clientSeed, a.proof.nonce);
       expect(again).toBe(a.rolled);
-      expect(again < a.proof.chanceNumerator / a.proof.chanceDenominator).toBe(a.success);
+      // exactly: rolled < numerator / denominator  ⇔  roll × denominator < numerator × 2^52
+      const roll = BigInt(again * 2 ** 52);
+      expect(roll * BigInt(a.proof.chanceDenominator) < BigInt(a.proof.chanceNumerator) * 2n ** 52n).toBe(
+        a.success,
+      );
     }
     // the history shows every roll with its proof and, now, the revealed seed
     const history = await server.call<UpgradeHistoryResponse>('GET', '/upgrade/history?limit=100', { token });
@@ -454,6 +460,6 @@ describe('the configured base chance', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.chance).toBe(0.25);
-    expect(res.body.proof).toMatchObject({ chanceNumerator: 1, chanceDenominator: 4 });
+    expect(res.body.proof).toMatchObject({ chanceNumerator: '1', chanceDenominator: '4' });
   });
 });

@@ -9,8 +9,8 @@ import {
   type TestWalletState,
 } from './wallet-fixture';
 
-// The header's wallet button and the profile's wallet block, with TON Connect UI loaded lazily after the
-// first screen. A test wallet is injected through the TON Connect JS bridge where a connection is needed.
+// The header's wallet button and the profile's wallet block, with TON Connect UI loaded on wallet intent
+// (a tap on the button, the profile, the deposit sheet), or after the first screen when a connection is stored. A test wallet is injected through the TON Connect JS bridge where a connection is needed.
 
 /** The address as TON Connect shows a mainnet wallet: user-friendly, non-bounceable. */
 const FRIENDLY = Address.parseRaw(TEST_WALLET_RAW).toString({ bounceable: false, testOnly: false });
@@ -26,25 +26,31 @@ function walletButton(page: Page) {
   return page.getByTestId('wallet-button');
 }
 
-test('the wallet button spins while TON Connect loads, then opens the TON Connect modal', async ({
+test('the wallet button loads TON Connect on the tap, spinning meanwhile, then opens the TON Connect modal', async ({
   page,
 }) => {
   // hold the wallet chunk back a moment so the loading state is there to see
+  let runtimeRequested = false;
   await page.route('**/static/runtime-*.js', async (route) => {
+    runtimeRequested = true;
     await new Promise((resolve) => setTimeout(resolve, 800));
     await route.continue();
   });
   await page.goto('/');
   await expect(page.getByTestId('header-name')).toHaveText('Demo');
-  await expect(walletButton(page)).toHaveAttribute('data-state', 'loading');
-  await expect(walletButton(page).locator('.wallet-spinner')).toBeVisible();
-
+  // a Connect button at once, without TON Connect behind it yet
   await expect(walletButton(page)).toHaveAttribute('data-state', 'disconnected');
   await expect(walletButton(page)).toHaveAccessibleName('Connect wallet');
+  await page.waitForTimeout(2000);
+  expect(runtimeRequested).toBe(false);
 
   await walletButton(page).click();
+  await expect(walletButton(page)).toHaveAttribute('data-state', 'loading');
+  await expect(walletButton(page).locator('.wallet-spinner')).toBeVisible();
+  expect(runtimeRequested).toBe(true);
   const modal = page.locator('[data-tc-modal]');
   await expect(modal).toBeVisible();
+  await expect(walletButton(page)).toHaveAttribute('data-state', 'disconnected');
   await expect(page.locator('tc-root').first()).toBeAttached();
   // TON Connect UI speaks the app's language and lists wallets from its built-in list
   await expect(modal).toContainText('Connect your TON wallet');

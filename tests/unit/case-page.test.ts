@@ -23,8 +23,16 @@ function entries(list: [Item, number][]): CaseItem[] {
 function result(it: Item, nonce: number): OpenResult {
   return {
     openingId: String(nonce),
+    betId: `bet${nonce}`,
     item: it,
-    proof: { serverSeedHash: 'abc', clientSeed: 'client', nonce, roll: 0, totalWeight: 1 },
+    proof: {
+      serverSeedHash: 'abc',
+      clientSeed: 'client',
+      nonce,
+      roll: 0,
+      totalWeight: 1,
+      weightTableHash: null,
+    },
   };
 }
 

@@ -16,6 +16,7 @@ function drop(
     user: { username: '@someone', avatar: null },
     case: { id: 'starter', name: 'Starter', imageUrl: '/assets/cases/starter.svg', imageBase64: null },
     item: { id: 'flower_pink', name: 'Pink Flower', imageUrl: '/assets/items/flower_pink.svg' },
+    betId: `bet${id}`,
   };
 }
 

@@ -67,6 +67,7 @@ function open(overrides: Partial<Parameters<typeof openDepositSocket>[0]> = {}) 
     onCredited: credited,
     onReady: ready,
     WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
+    random: () => 1, // the longest of the jittered delays
     ...overrides,
   });
   return { socket, credited, ready, setToken: (next: string) => (token = next) };
@@ -104,7 +105,7 @@ describe('deposit socket', () => {
     FakeSocket.all[0]!.drop();
     vi.advanceTimersByTime(700);
     expect(FakeSocket.all).toHaveLength(1);
-    vi.advanceTimersByTime(600); // 1 s ± 20 %
+    vi.advanceTimersByTime(600); // 1 s
     expect(FakeSocket.all).toHaveLength(2);
 
     FakeSocket.all[1]!.drop(); // failed again: about 2 s now
@@ -145,6 +146,37 @@ describe('deposit socket', () => {
     expect(ws.closedWith).toBe(1000);
     ws.drop(1000);
     vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('drops a connection that went silent and opens another (heartbeat), then authenticates again', () => {
+    const { ready } = open();
+    const ws = FakeSocket.all[0]!;
+    ws.open();
+    ws.push({ type: 'auth_ok' });
+    vi.advanceTimersByTime(25_000);
+    expect(ws.sent).toContainEqual({ type: 'ping' });
+    // no pong and nothing else for about a minute: the connection is dead though never closed
+    vi.advanceTimersByTime(50_000);
+    expect(ws.closedWith).toBe(1000);
+    vi.advanceTimersByTime(1000);
+    expect(FakeSocket.all).toHaveLength(2);
+    FakeSocket.all[1]!.open();
+    expect(FakeSocket.all[1]!.sent).toEqual([{ type: 'auth', token: 'token-1' }]);
+    FakeSocket.all[1]!.push({ type: 'auth_ok' });
+    expect(ready).toHaveBeenLastCalledWith(true);
+  });
+
+  it('keeps a connection that answers its pings', () => {
+    open();
+    const ws = FakeSocket.all[0]!;
+    ws.open();
+    ws.push({ type: 'auth_ok' });
+    for (let i = 0; i < 10; i++) {
+      vi.advanceTimersByTime(25_000);
+      ws.push({ type: 'pong' });
+    }
+    expect(ws.closedWith).toBeUndefined();
     expect(FakeSocket.all).toHaveLength(1);
   });
 });

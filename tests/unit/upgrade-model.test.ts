@@ -26,11 +26,12 @@ const item = (id: string, price: string) => ({
 function answer(success: boolean): UpgradeRollResponse {
   return {
     upgradeId: '1',
+    betId: 'bet1',
     success,
     rolled: success ? 0.1 : 0.9,
     chance: 0.26,
     coef: 1.5,
-    proof: { serverSeedHash: 'h', clientSeed: 'c', nonce: 0, chanceNumerator: 13, chanceDenominator: 50 },
+    proof: { serverSeedHash: 'h', clientSeed: 'c', nonce: 0, chanceNumerator: '13', chanceDenominator: '50' },
     stake: item('cake', '2'),
     target: item('teddy_bear', '3'),
     result: success ? item('teddy_bear', '3') : null,

@@ -18,9 +18,12 @@ import { formatChance, upgradeChance as wheelChance } from '../../scenes/chance-
 
 const BASE = 0.39;
 const BASE_PPM = baseChancePpm(BASE);
+const TON = 1_000_000_000n;
+/** the chance of aiming a 2 TON stake at a gift worth exactly stake × coef */
+const atCoef = (coef: number) => upgradeChance(BASE_PPM, 2n * TON, (2n * TON * BigInt(coef * 10)) / 10n);
 
 describe('the upgrade chance', () => {
-  it('is baseChance / coef exactly, for every multiplier', () => {
+  it('is baseChance × stake ÷ target exactly: baseChance / coef for a target worth stake × coef', () => {
     const expected: Record<number, [number, number]> = {
       1.5: [13, 50],
       2: [39, 200],
@@ -30,14 +33,43 @@ describe('the upgrade chance', () => {
       20: [39, 2000],
     };
     for (const coef of UPGRADE_MULTIPLIERS) {
-      const chance = upgradeChance(BASE_PPM, coef);
-      expect([chance.numerator, chance.denominator], `x${coef}`).toEqual(expected[coef]);
+      const chance = atCoef(coef);
+      expect([chance.numerator, chance.denominator], `x${coef}`).toEqual(expected[coef]!.map(BigInt));
       expect(chanceValue(chance)).toBeCloseTo(BASE / coef, 15);
       // the wheel shows the same chance the server plays
       expect(formatChance(chanceValue(chance))).toBe(formatChance(wheelChance(BASE, coef)));
     }
-    expect(formatChance(chanceValue(upgradeChance(BASE_PPM, 1.5)))).toBe('26.0%');
-    expect(formatChance(chanceValue(upgradeChance(BASE_PPM, 20)))).toBe('2.0%');
+    expect(formatChance(chanceValue(atCoef(1.5)))).toBe('26.0%');
+    expect(formatChance(chanceValue(atCoef(20)))).toBe('2.0%');
+    // real prices: 0.39 × 0.25 / 0.35, reduced
+    expect(upgradeChance(BASE_PPM, TON / 4n, (35n * TON) / 100n)).toEqual({
+      numerator: 39n,
+      denominator: 140n,
+    });
+    // exact at any size: a 10^9 TON target against a 1 nanoTON stake
+    const tiny = upgradeChance(BASE_PPM, 1n, 10n ** 18n);
+    expect(tiny).toEqual({ numerator: 39n, denominator: 10n ** 20n });
+    // only a dearer target is a target: the chance stays below the base chance, so below 1
+    expect(() => upgradeChance(BASE_PPM, TON, TON)).toThrow(RangeError);
+    expect(() => upgradeChance(1_000_000, 2n * TON, TON)).toThrow(RangeError);
+  });
+
+  it('gives every target the same expected return, base × stake, within 1e-6 over the catalogue', () => {
+    const prices = [...new Set(SEED_ITEMS.map((i) => i.priceNano))].sort((a, b) => (a < b ? -1 : 1));
+    let pairs = 0;
+    for (const stake of prices) {
+      for (const target of prices) {
+        if (target <= stake) continue;
+        const c = upgradeChance(BASE_PPM, stake, target);
+        // expected return as a share of the stake: chance × target / stake
+        const share = (chanceValue(c) * Number(target)) / Number(stake);
+        expect(Math.abs(share - BASE), `${stake} → ${target}`).toBeLessThan(1e-6);
+        // and exactly, in integers: numerator × target × 10^6 = denominator × stake × ppm
+        expect(c.numerator * target * 1_000_000n).toBe(c.denominator * stake * BigInt(BASE_PPM));
+        pairs++;
+      }
+    }
+    expect(pairs).toBeGreaterThan(100);
   });
 
   it('accepts only the six multipliers', () => {
@@ -65,7 +97,7 @@ describe('the upgrade chance', () => {
   });
 
   it('compares the roll with the chance in integers, edges included', () => {
-    const chance = upgradeChance(BASE_PPM, 1.5); // 13/50
+    const chance = atCoef(1.5); // 13/50
     // the largest 52-bit roll strictly below 13/50 of 2^52, and the first one at or above it
     const edge = Math.ceil((13 * TWO_POW_52) / 50);
     expect(BigInt(edge) * 50n >= 13n * BigInt(TWO_POW_52)).toBe(true);
@@ -74,14 +106,14 @@ describe('the upgrade chance', () => {
     expect(insideChance(edge, chance)).toBe(false);
     expect(insideChance(0, chance)).toBe(true);
     expect(insideChance(TWO_POW_52 - 1, chance)).toBe(false);
-    expect(insideChance(TWO_POW_52 - 1, { numerator: 1, denominator: 1 })).toBe(true);
+    expect(insideChance(TWO_POW_52 - 1, { numerator: 1n, denominator: 1n })).toBe(true);
   });
 
   it('rolls the same fraction as rollFraction, so a revealed seed verifies it', () => {
     for (let i = 0; i < 200; i++) {
       const server = newServerSeed();
       const client = newClientSeed();
-      const draw = drawUpgrade(server, client, i, upgradeChance(BASE_PPM, 2));
+      const draw = drawUpgrade(server, client, i, atCoef(2));
       expect(draw.rolled).toBe(rollFraction(server, client, i));
       expect(draw.roll).toBe(draw.rolled * TWO_POW_52);
       expect(draw.success).toBe(draw.rolled < BASE / 2);
@@ -99,7 +131,7 @@ describe('the upgrade odds', () => {
 
   for (const coef of UPGRADE_MULTIPLIERS) {
     it(`succeeds at ${BASE} / ${coef} over ${N} rolls`, () => {
-      const chance = upgradeChance(BASE_PPM, coef);
+      const chance = atCoef(coef);
       const p = chanceValue(chance);
       let successes = 0;
       let server = '';

@@ -10,9 +10,8 @@ import type {
   CreateBattleRequest,
   JoinBattleRequest,
 } from '../../../contract/battles.ts';
-import { API_BASE, api } from '../../api';
+import { API_BASE, api, newIdempotencyKey } from '../../api';
 import { feedSocketUrl } from '../../api/feed-socket';
-import { newIdempotencyKey } from '../../state/inventory';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
 

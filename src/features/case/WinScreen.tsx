@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpenResult } from '../../../contract/cases.ts';
-import { apiErrorBody } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { sumTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import { sellItem } from '../../state/cases';
+import { sellInventoryItem } from '../../state/inventory';
 
 type SaleState =
   { status: 'idle' } | { status: 'pending' } | { status: 'sold' } | { status: 'failed'; message: string };
@@ -36,10 +36,10 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
   async function sell(result: OpenResult) {
     setSales((s) => ({ ...s, [result.openingId]: { status: 'pending' } }));
     try {
-      await sellItem(result.item.id, 1);
+      await sellInventoryItem(result.item.id, 1);
       setSales((s) => ({ ...s, [result.openingId]: { status: 'sold' } }));
     } catch (error) {
-      const message = apiErrorBody(error)?.message || t('case.win.sellError');
+      const message = apiErrorText(error, t('case.win.sellError'));
       setSales((s) => ({ ...s, [result.openingId]: { status: 'failed', message } }));
     }
   }

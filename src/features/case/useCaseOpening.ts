@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OpenResult } from '../../../contract/cases.ts';
 import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
-import { apiErrorBody } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { hapticImpact, hapticNotification, lockVerticalSwipes } from '../../lib/haptics';
 import { playSound, preloadSounds } from '../../lib/sound';
 import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
@@ -41,9 +41,12 @@ export const KEEP_FADE_MS = 300;
 /** A short pause between the reels landing and the win screen, so the landing can be seen, ms. */
 export const WIN_PAUSE_MS = 450;
 
-/** The message an open failure shows: the server's, or the translated 'Error opening case' (spec §8). */
+/**
+ * The message an open failure shows: when to try again after a rate limit, the server's, or the
+ * translated 'Error opening case' (spec §8).
+ */
 export function openErrorMessage(error: unknown, fallback: string): string {
-  return apiErrorBody(error)?.message || fallback;
+  return apiErrorText(error, fallback);
 }
 
 export interface CaseOpening {

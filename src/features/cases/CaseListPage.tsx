@@ -14,11 +14,14 @@ import './cases.css';
 
 const SKELETON_COUNT = 6;
 
-function CaseCardBody({ item }: { item: Case }) {
+/** Cards whose pictures are on screen at once (two rows of two): loaded eagerly, the page preloads them. */
+const FIRST_SCREEN_CARDS = 4;
+
+function CaseCardBody({ item, priority }: { item: Case; priority: boolean }) {
   return (
     <>
       <span className="case-card__art">
-        <ArtImage src={item.imageUrl} />
+        <ArtImage src={item.imageUrl} priority={priority} />
       </span>
       <span className="case-card__name">{item.name}</span>
       <span className="case-card__price">
@@ -29,7 +32,7 @@ function CaseCardBody({ item }: { item: Case }) {
   );
 }
 
-function CaseCard({ item }: { item: Case }) {
+function CaseCard({ item, priority }: { item: Case; priority: boolean }) {
   const { t } = useTranslation();
   // A locked case cannot be entered (spec §5); an inactive one cannot be opened right now.
   const blocked = item.isLocked ? t('cases.locked') : !item.isActive ? t('cases.unavailable') : null;
@@ -42,7 +45,7 @@ function CaseCard({ item }: { item: Case }) {
         data-case-id={item.id}
         data-locked={item.isLocked || undefined}
       >
-        <CaseCardBody item={item} />
+        <CaseCardBody item={item} priority={priority} />
         <span className="case-card__lock" data-testid="case-locked">
           {item.isLocked && <LockIcon />}
           {blocked}
@@ -59,7 +62,7 @@ function CaseCard({ item }: { item: Case }) {
       // the scene runtime (its worker loads Pixi and the scenes) starts as soon as a card is touched
       onPointerDown={preloadScenes}
     >
-      <CaseCardBody item={item} />
+      <CaseCardBody item={item} priority={priority} />
     </Link>
   );
 }
@@ -138,7 +141,7 @@ export function CaseListPage() {
           <ul className="case-grid" data-testid="case-list" key={tab}>
             {shown.map((item, index) => (
               <li key={item.id} className="case-grid__cell" style={{ animationDelay: `${index * 40}ms` }}>
-                <CaseCard item={item} />
+                <CaseCard item={item} priority={index < FIRST_SCREEN_CARDS} />
               </li>
             ))}
           </ul>

@@ -1,6 +1,6 @@
 import { useIsMutating, useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { apiErrorBody } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { sellInventoryItem, sellWholeInventory, withdrawInventoryItem } from '../../state/inventory';
 
 /** Every inventory action shares this key: while any of them runs, all inventory buttons wait. */
@@ -23,7 +23,7 @@ export function useInventoryActions() {
       else await sellWholeInventory();
     },
   });
-  const error = mutation.error ? apiErrorBody(mutation.error)?.message || t('inventory.actionError') : null;
+  const error = mutation.error ? apiErrorText(mutation.error, t('inventory.actionError')) : null;
   const run = (action: Action) => {
     if (!pending) mutation.mutate(action);
   };

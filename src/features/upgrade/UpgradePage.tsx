@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai';
+import { atom, useAtomValue } from 'jotai';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -6,7 +6,7 @@ import type { InventoryEntry } from '../../../contract/inventory.ts';
 import type { Item } from '../../../contract/cases.ts';
 import type { UpgradeMultiplier } from '../../../contract/upgrade.ts';
 import { formatChance } from '../../../scenes/chance-wheel';
-import { apiErrorBody } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes } from '../../lib/haptics';
 import { playSound, preloadSounds } from '../../lib/sound';
@@ -15,7 +15,16 @@ import { TonIcon } from '../../lib/ui/TonIcon';
 import { inventoryAtom } from '../../state/inventory';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
-import { refreshAfterUpgrade, rollUpgrade, upgradeConfigAtom, upgradeOptionsAtom } from './api';
+import {
+  refreshAfterUpgrade,
+  rollUpgrade,
+  upgradeConfigAtom,
+  upgradeOptionsAtom,
+  type UpgradeOptionsAtom,
+} from './api';
+
+/** No stake or multiplier yet: no options to read. */
+const NO_OPTIONS = atom({ data: undefined }) as unknown as UpgradeOptionsAtom;
 import {
   INITIAL_STATE,
   MULTIPLIERS,
@@ -83,7 +92,7 @@ export function UpgradePage() {
         });
         dispatch({ type: 'answered', answer });
       } catch (error) {
-        dispatch({ type: 'failed', error: apiErrorBody(error)?.message || t('upgrade.result.error') });
+        dispatch({ type: 'failed', error: apiErrorText(error, t('upgrade.result.error')) });
         hapticNotification('error');
         refreshed.current = refreshAfterUpgrade();
       }
@@ -126,8 +135,12 @@ export function UpgradePage() {
     void navigate('/profile');
   }, [navigate]);
 
-  const chance = shownChance(state, baseChance);
   const optionsReady = state.coef !== null && stake !== null;
+  const options = useAtomValue(optionsReady ? upgradeOptionsAtom(stake.id, state.coef!) : NO_OPTIONS);
+  const targets = options.data?.targets ?? [];
+  const target = targets.find((i) => i.id === state.targetId) ?? targets[0];
+  // the exact odds of the gift aimed at, shown before the player commits
+  const chance = shownChance(state, baseChance, target?.chance);
 
   return (
     <section

@@ -8,7 +8,6 @@ import type {
   UpgradeRollResponse,
 } from '../../../contract/upgrade.ts';
 import { api } from '../../api';
-import { newIdempotencyKey } from '../../state/inventory';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
 
@@ -43,13 +42,9 @@ export function upgradeOptionsAtom(itemId: string, coef: UpgradeMultiplier): Upg
   return found;
 }
 
-/** POST /upgrade/roll: the server takes the stake and rolls; a retry after a re-login applies once. */
+/** POST /upgrade/roll: the server takes the stake and rolls; one key per roll, so a retry applies once. */
 export function rollUpgrade(body: UpgradeRollRequest): Promise<UpgradeRollResponse> {
-  return api.request<UpgradeRollResponse>('/upgrade/roll', {
-    method: 'POST',
-    body,
-    headers: { 'Idempotency-Key': newIdempotencyKey() },
-  });
+  return api.money<UpgradeRollResponse>('/upgrade/roll', { body });
 }
 
 /** After a roll: the inventory changed (and what depends on it); resolves once the inventory is refetched. */

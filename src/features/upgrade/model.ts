@@ -167,8 +167,12 @@ export function canUpgrade(state: UpgradeState, ready: { stakeHeld: boolean; has
   );
 }
 
-/** The chance the wheel shows: the roll's while it turns, else baseChance / coef (0 without a multiplier). */
-export function shownChance(state: UpgradeState, baseChance: number): number {
+/**
+ * The chance the wheel shows: the roll's while it turns; else the chosen target's exact chance from the
+ * server (base × stake price ÷ target price) once known; else baseChance / coef (0 without a multiplier).
+ */
+export function shownChance(state: UpgradeState, baseChance: number, targetChance?: number): number {
   if (state.rollChance !== null) return state.rollChance;
-  return state.coef === null ? 0 : baseChance / state.coef;
+  if (state.coef === null) return 0;
+  return targetChance ?? baseChance / state.coef;
 }

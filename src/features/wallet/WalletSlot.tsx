@@ -1,12 +1,15 @@
+import { useAtomValue } from 'jotai';
 import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WalletIcon } from './icons';
-import { loadWalletRuntime, whenIdle } from './state';
+import { hasStoredConnection, loadWalletRuntime, walletRequestedAtom, whenIdle } from './state';
 import './wallet.css';
 
-// The header's wallet button. TON Connect UI is not part of the first screen: this slot shows a loading
-// button, and once the first screen has rendered and the browser is idle, loads the wallet chunk
-// (TON Connect UI, its provider and the real button), which restores the previous connection.
+// The header's wallet button. TON Connect UI (its runtime, manifest, wallet list and logos) is not part of
+// the first screen and loads only on wallet intent: a tap on this button, the deposit sheet, the profile's
+// wallet block. Until then the button is a plain Connect button; a tap shows a spinner while the wallet
+// chunk loads, then opens the TON Connect modal. A device that connected a wallet before loads it once the
+// first screen is up and the browser is idle, so the connection is restored and the address shown.
 
 function lazyHeaderWallet() {
   return lazy(async () => {
@@ -35,11 +38,16 @@ export function WalletButtonLoading() {
 }
 
 export function WalletSlot() {
-  const [ready, setReady] = useState(false);
+  const requested = useAtomValue(walletRequestedAtom);
   const [HeaderWallet, setHeaderWallet] = useState(() => lazyHeaderWallet());
-  useEffect(() => whenIdle(() => setReady(true)), []);
+  useEffect(() => {
+    if (!hasStoredConnection()) return;
+    return whenIdle(() => {
+      loadWalletRuntime().catch((error: unknown) => console.error('Wallet failed to load', error));
+    });
+  }, []);
 
-  if (!ready) return <WalletButtonLoading />;
+  if (!requested) return <ConnectButton onClick={() => void connectOnIntent()} />;
   return (
     <WalletLoadBoundary onRetry={() => setHeaderWallet(() => lazyHeaderWallet())}>
       <Suspense fallback={<WalletButtonLoading />}>
@@ -52,6 +60,18 @@ export function WalletSlot() {
 interface BoundaryProps {
   children: ReactNode;
   onRetry: () => void;
+}
+
+/** The tap that asks for TON Connect: the button spins while it loads, then the modal opens. */
+async function connectOnIntent(): Promise<void> {
+  try {
+    const runtime = await loadWalletRuntime();
+    // a connection restored meanwhile (another tab connected) needs no modal
+    await runtime.ui.connectionRestored;
+    if (!runtime.isConnected()) await runtime.connect();
+  } catch (error) {
+    console.error('Wallet failed to load', error);
+  }
 }
 
 /** If the wallet chunk or its config fails to load, a Connect button that tries again (never a broken header). */
@@ -69,7 +89,7 @@ class WalletLoadBoundary extends Component<BoundaryProps, { failed: boolean }> {
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <RetryButton
+      <ConnectButton
         onClick={() => {
           this.props.onRetry();
           this.setState({ failed: false });
@@ -79,7 +99,8 @@ class WalletLoadBoundary extends Component<BoundaryProps, { failed: boolean }> {
   }
 }
 
-function RetryButton({ onClick }: { onClick: () => void }) {
+/** 'Connect wallet' before TON Connect is loaded (and after it failed to): the same look as the real one. */
+function ConnectButton({ onClick }: { onClick: () => void }) {
   const { t } = useTranslation();
   return (
     <button

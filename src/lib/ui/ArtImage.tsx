@@ -1,12 +1,18 @@
 import { useState } from 'react';
+import variants from 'virtual:art-variants';
 
 interface ArtImageProps {
   src: string | null | undefined;
   className?: string;
+  /** on the first screen: load at once with high priority (the page preloads these), not lazily */
+  priority?: boolean;
 }
 
-/** Case or item art; a missing or broken picture shows a gift placeholder (spec §8). */
-export function ArtImage({ src, className }: ArtImageProps) {
+/**
+ * Case or item art; a missing or broken picture shows a gift placeholder (spec §8). Art with raster copies
+ * made at build time (AVIF, WebP at 1x and 2x of its slot) is offered as those, the original as fallback.
+ */
+export function ArtImage({ src, className, priority = false }: ArtImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   if (!src || failedSrc === src) {
     return (
@@ -20,14 +26,24 @@ export function ArtImage({ src, className }: ArtImageProps) {
       </span>
     );
   }
-  return (
+  const img = (
     <img
       className={className}
       src={src}
       alt=""
-      loading="lazy"
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : 'auto'}
       decoding="async"
       onError={() => setFailedSrc(src)}
     />
+  );
+  const raster = variants[src];
+  if (!raster) return img;
+  return (
+    <picture>
+      <source type="image/avif" srcSet={raster.avif} />
+      <source type="image/webp" srcSet={raster.webp} />
+      {img}
+    </picture>
   );
 }

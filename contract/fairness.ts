@@ -1,0 +1,111 @@
+import { Type, type Static } from 'typebox';
+import { Item } from './cases.ts';
+import { Ton } from './common.ts';
+
+// ── public proofs: readable by anyone, without signing in ─────────────────────────────────────────────
+//
+// Every opening and upgrade has a public bet id (12 URL-safe characters). GET /api/fairness/bets/<id>
+// answers everything needed to recompute it; the server seed is included only once the player has
+// rotated it away (revealed), never while it is still in use. The roll algorithm is in the README.
+
+export const BET_ID_PATTERN = '^[A-Za-z0-9_-]{8,32}$';
+export const BetParams = Type.Object({ id: Type.String({ pattern: BET_ID_PATTERN }) });
+
+export const TableParams = Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+
+/** A weight table as rolled against: entries in roll order. */
+export const WeightTable = Type.Object({
+  /** hex SHA-256 of `text` */
+  hash: Type.String(),
+  /** the canonical text the hash is taken over: JSON [[itemId, weight], ...] without spaces */
+  text: Type.String(),
+  entries: Type.Array(
+    Type.Object({
+      itemId: Type.String(),
+      weight: Type.Integer({ minimum: 1 }),
+      /** the item as the catalogue has it now (its name and art), or null if it was removed */
+      name: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+export type WeightTable = Static<typeof WeightTable>;
+
+const SeedFields = {
+  betId: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  serverSeedHash: Type.String(),
+  clientSeed: Type.String(),
+  nonce: Type.Integer({ minimum: 0 }),
+  /** the server seed, once revealed (rotated away); null while it is still in use */
+  serverSeed: Type.Union([Type.String(), Type.Null()]),
+};
+
+export const CaseBetProof = Type.Object({
+  kind: Type.Literal('case'),
+  ...SeedFields,
+  case: Type.Object({ id: Type.String(), name: Type.String(), price: Ton }),
+  /** the item drawn */
+  item: Item,
+  /** the integer drawn in [0, totalWeight) */
+  roll: Type.Integer({ minimum: 0 }),
+  totalWeight: Type.Integer({ minimum: 1 }),
+  /** the table rolled against; null for openings made before tables were recorded */
+  weightTable: Type.Union([WeightTable, Type.Null()]),
+});
+export type CaseBetProof = Static<typeof CaseBetProof>;
+
+export const UpgradeBetProof = Type.Object({
+  kind: Type.Literal('upgrade'),
+  ...SeedFields,
+  /** the items as priced when the upgrade was played */
+  stake: Item,
+  target: Item,
+  coef: Type.Number(),
+  chance: Type.Number({ minimum: 0, maximum: 1 }),
+  chanceNumerator: Type.String(),
+  chanceDenominator: Type.String(),
+  /** roll / 2^52 */
+  rolled: Type.Number({ minimum: 0, exclusiveMaximum: 1 }),
+  success: Type.Boolean(),
+});
+export type UpgradeBetProof = Static<typeof UpgradeBetProof>;
+
+/** GET /fairness/bets/:id */
+export const BetProof = Type.Union([CaseBetProof, UpgradeBetProof]);
+export type BetProof = Static<typeof BetProof>;
+
+/** GET /fairness/history?page=&limit=: all of the player's bets, openings and upgrades, newest first. */
+export const BetHistoryQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type BetHistoryQuery = Static<typeof BetHistoryQuery>;
+
+export const BetHistoryEntry = Type.Object({
+  betId: Type.String(),
+  kind: Type.Union([Type.Literal('case'), Type.Literal('upgrade')]),
+  createdAt: Type.String({ format: 'date-time' }),
+  /** the case opened, or the stake of the upgrade */
+  title: Type.String(),
+  /** the item drawn, or the upgrade's target */
+  item: Item,
+  /** upgrades: whether it succeeded; openings: null */
+  success: Type.Union([Type.Boolean(), Type.Null()]),
+  serverSeedHash: Type.String(),
+  clientSeed: Type.String(),
+  nonce: Type.Integer({ minimum: 0 }),
+  /** true once the server seed is revealed: the bet can be recomputed */
+  revealed: Type.Boolean(),
+});
+export type BetHistoryEntry = Static<typeof BetHistoryEntry>;
+
+export const BetHistoryResponse = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  bets: Type.Array(BetHistoryEntry),
+});
+export type BetHistoryResponse = Static<typeof BetHistoryResponse>;

@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * Proofs that last (DESIGN.md rule 4): every opening records the weight table it was drawn against, and
+ * every bet has a public id.
+ *
+ * A weight table's canonical text is the JSON array of [itemId, weight] pairs in roll order, with no
+ * spaces: [["lollipop",540],["candy",300],["cake",160]]. Its hash is the hex SHA-256 of that text (UTF-8).
+ * Tables are stored once by hash and never deleted, so an opening verifies after the weights change (an
+ * RTP change, a new item) exactly as it did when it was rolled.
+ */
+
+type Trx = Transaction<Database>;
+
+export interface WeightEntry {
+  itemId: string;
+  weight: number;
+}
+
+/** The canonical text of a weight table (what its hash is taken over). */
+export function weightTableText(entries: readonly WeightEntry[]): string {
+  return JSON.stringify(entries.map((e) => [e.itemId, e.weight]));
+}
+
+/** Hex SHA-256 of a weight table's canonical text. */
+export function weightTableHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** A stored table's entries, in roll order. */
+export function parseWeightTable(text: string): WeightEntry[] {
+  const pairs = JSON.parse(text) as [string, number][];
+  return pairs.map(([itemId, weight]) => ({ itemId, weight }));
+}
+
+/** Stores the table (once per distinct table) and answers its hash; inside the opening's transaction. */
+export async function recordWeightTable(trx: Trx, entries: readonly WeightEntry[]): Promise<string> {
+  const text = weightTableText(entries);
+  const hash = weightTableHash(text);
+  await trx
+    .insertInto('weight_tables')
+    .values({ hash, entries: text })
+    .onConflict((oc) => oc.column('hash').doNothing())
+    .execute();
+  return hash;
+}
+
+/**
+ * A public bet id: 12 URL-safe characters from 9 random bytes (72 bits), so ids cannot be enumerated or
+ * guessed; the proof page of a bet lives at /verify/<id>.
+ */
+export function newBetId(): string {
+  return randomBytes(9).toString('base64url');
+}
