@@ -7,4 +7,6 @@ export * from './deposit.ts';
 export * from './inventory.ts';
 export * from './upgrade.ts';
 export * from './feed.ts';
+export * from './battles.ts';
+export * from './race.ts';
 export * from './fairness.ts';

@@ -31,6 +31,9 @@ import { depositSocketRoutes } from './realtime/deposits.ts';
 import { dropFeedRoutes } from './realtime/feed.ts';
 import { createPayments } from './payments/index.ts';
 import { tonconnectRoutes } from './routes/tonconnect.ts';
+import { battleRoutes } from './routes/battles.ts';
+import { raceRoutes } from './routes/race.ts';
+import { BattleClock, battleSocketRoutes } from './realtime/battles.ts';
 import { installRateLimits, RateLimitedError } from './limits.ts';
 import { ThrottledWarning } from './realtime/sockets.ts';
 
@@ -135,7 +138,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // the seed may have changed prices or weights (another RTP): instances already running drop their copy
   await announceCatalogueChange(bus, 'seeded at start');
   const payments = createPayments(ctx, app.log);
+  const battleClock = new BattleClock(ctx, app.log);
   app.addHook('onClose', async () => {
+    await battleClock.close();
     await payments.stop();
     await bus.close();
   });
@@ -179,6 +184,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       depositRoutes(typed, ctx, payments);
       depositSocketRoutes(typed, ctx);
       dropFeedRoutes(typed, ctx);
+      battleRoutes(typed, ctx, battleClock);
+      raceRoutes(typed, ctx);
+      battleSocketRoutes(typed, ctx.bus);
     },
     { prefix: API_PREFIX },
   );
@@ -186,6 +194,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await serveStatic(app, config);
   payments.start();
+  await battleClock.start(); // pays battles a stopped server left rolled, then sweeps periodically
 
   let closed = false;
   return {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Address } from '@ton/core';
+import { tryParseTon } from '../contract/money.ts';
 
 /** Server configuration, read from environment variables with safe defaults (see README for the table). */
 export interface Config {
@@ -75,6 +76,17 @@ export interface Config {
   /** How long a new authenticated socket (deposits) has to send its auth message, in ms. */
   socketAuthTimeoutMs: number;
 
+  // ── battles and the wager race ────────────────────────────────────────────
+  /** An open battle nobody fills in this time is cancelled and refunded, in seconds (10 minutes). */
+  battleLobbyTimeoutSeconds: number;
+  /** Time between two battle rounds' reveals (a reel spin and a pause), in ms; items are paid after the last. */
+  battleRoundMs: number;
+  /** How often expired battles, battles due for payment and finished races are looked for, in ms. */
+  gamesSweepMs: number;
+  /** Length of one wager race, in seconds (a day by default); races follow one another from the Unix epoch. */
+  racePeriodSeconds: number;
+  /** Race prizes by place in nanoTON (RACE_PRIZES_TON: comma-separated TON amounts, first place first). */
+  racePrizesNano: bigint[];
   // ── limits and timeouts ───────────────────────────────────────────────────
   /** Rate limits (requests per window; 0 turns one off). See server/limits.ts. */
   rateLimits: RateLimits;
@@ -205,6 +217,16 @@ function adminKey(env: NodeJS.ProcessEnv): string | null {
   return raw;
 }
 
+function racePrizes(env: NodeJS.ProcessEnv): bigint[] {
+  const raw = str('RACE_PRIZES_TON', env) ?? '10,5,3,2,1,1';
+  const parts = raw.split(',').map((p) => p.trim());
+  const prizes = parts.map((p) => tryParseTon(p));
+  if (parts.length > 100 || prizes.some((p) => p === null)) {
+    throw new Error(`RACE_PRIZES_TON must be up to 100 comma-separated TON amounts, got "${raw}"`);
+  }
+  return prizes as bigint[];
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const rtp = int('RTP', 0.9, env);
   if (rtp <= 0 || rtp > 1) throw new Error('RTP must be in (0, 1]');
@@ -223,6 +245,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const cryptoPayAsset = (str('CRYPTOPAY_ASSET', env) ?? 'TON').toUpperCase();
   if (cryptoPayAsset !== 'TON') {
     throw new Error('CRYPTOPAY_ASSET must be TON: balances are kept in TON and no exchange rate is applied');
+  }
+  const racePeriodSeconds = int('RACE_PERIOD_SECONDS', 86_400, env);
+  if (!Number.isInteger(racePeriodSeconds) || racePeriodSeconds < 1) {
+    throw new Error('RACE_PERIOD_SECONDS must be a positive whole number of seconds');
   }
   return {
     port: int('PORT', 8080, env),
@@ -256,6 +282,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cryptoPayAsset,
     demoDepositDelayMs: int('DEMO_DEPOSIT_DELAY_MS', 3000, env),
     socketAuthTimeoutMs: int('SOCKET_AUTH_TIMEOUT_MS', 10_000, env),
+    battleLobbyTimeoutSeconds: int('BATTLE_LOBBY_TIMEOUT_SECONDS', 600, env),
+    battleRoundMs: int('BATTLE_ROUND_MS', 4000, env),
+    gamesSweepMs: Math.max(100, int('GAMES_SWEEP_MS', 5000, env)),
+    racePeriodSeconds,
+    racePrizesNano: racePrizes(env),
     rateLimits: {
       windowMs: positive('RATE_LIMIT_WINDOW_MS', 60_000, env),
       apiPerAddress: int('RATE_LIMIT_API_PER_ADDRESS', 1200, env),

@@ -251,4 +251,72 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0008_battles': {
+    async up(db: Kysely<unknown>) {
+      // A case battle. status: open (waiting for seats), rolled (every round drawn, not yet paid),
+      // settled (items handed out), cancelled (seats refunded). One case per round in battle_rounds.
+      await sql`
+        CREATE TABLE battles (
+          id BIGSERIAL PRIMARY KEY,
+          public_id TEXT NOT NULL UNIQUE,
+          creator_id BIGINT NOT NULL REFERENCES users(id),
+          format TEXT NOT NULL CHECK (format IN ('1v1', '1v1v1', '1v1v1v1', '2v2')),
+          seat_count INTEGER NOT NULL CHECK (seat_count BETWEEN 2 AND 4),
+          mode TEXT NOT NULL CHECK (mode IN ('normal', 'crazy')),
+          cost_nano BIGINT NOT NULL CHECK (cost_nano >= 0),
+          status TEXT NOT NULL CHECK (status IN ('open', 'rolled', 'settled', 'cancelled')),
+          server_seed TEXT NOT NULL,
+          server_seed_hash TEXT NOT NULL,
+          public_seed TEXT,
+          winner_team INTEGER,
+          tie_roll INTEGER,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          expires_at TIMESTAMPTZ NOT NULL,
+          started_at TIMESTAMPTZ,
+          settle_at TIMESTAMPTZ,
+          finished_at TIMESTAMPTZ
+        )`.execute(db);
+      await sql`CREATE INDEX battles_status_idx ON battles (status, id)`.execute(db);
+      await sql`
+        CREATE TABLE battle_rounds (
+          battle_id BIGINT NOT NULL REFERENCES battles(id),
+          round INTEGER NOT NULL CHECK (round BETWEEN 1 AND 10),
+          case_id TEXT NOT NULL REFERENCES cases(id),
+          case_price_nano BIGINT NOT NULL CHECK (case_price_nano >= 0),
+          PRIMARY KEY (battle_id, round)
+        )`.execute(db);
+      // One row per taken seat: the primary key is what makes a seat impossible to sell twice.
+      await sql`
+        CREATE TABLE battle_seats (
+          battle_id BIGINT NOT NULL REFERENCES battles(id),
+          seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+          user_id BIGINT REFERENCES users(id),
+          is_bot BOOLEAN NOT NULL DEFAULT FALSE,
+          client_seed TEXT NOT NULL,
+          join_index INTEGER NOT NULL,
+          ledger_id BIGINT REFERENCES ledger(id),
+          joined_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          PRIMARY KEY (battle_id, seat),
+          UNIQUE (battle_id, join_index),
+          CHECK (is_bot = (user_id IS NULL))
+        )`.execute(db);
+      await sql`CREATE UNIQUE INDEX battle_seats_player_idx ON battle_seats (battle_id, user_id)`.execute(db);
+      await sql`CREATE INDEX battle_seats_user_idx ON battle_seats (user_id, battle_id DESC)`.execute(db);
+      await sql`
+        CREATE TABLE battle_rolls (
+          battle_id BIGINT NOT NULL REFERENCES battles(id),
+          round INTEGER NOT NULL,
+          seat INTEGER NOT NULL,
+          item_id TEXT NOT NULL REFERENCES items(id),
+          item_price_nano BIGINT NOT NULL CHECK (item_price_nano >= 0),
+          roll BIGINT NOT NULL CHECK (roll >= 0),
+          total_weight BIGINT NOT NULL CHECK (total_weight > 0),
+          awarded_seat INTEGER,
+          PRIMARY KEY (battle_id, round, seat)
+        )`.execute(db);
+      // Wagers by time, for the race leaderboard (sums of ledger rows of some kinds in a period).
+      await sql`CREATE INDEX ledger_kind_time_idx ON ledger (kind, created_at)`.execute(db);
+      await sql`CREATE INDEX upgrades_time_idx ON upgrades (created_at)`.execute(db);
+    },
+  },
 };

@@ -8,6 +8,12 @@ export type BigIntDefault = ColumnType<
   bigint | number | string | undefined,
   bigint | number | string
 >;
+/** a BIGINT that may be NULL */
+export type NullableBigInt = ColumnType<
+  bigint | null,
+  bigint | number | string | null | undefined,
+  bigint | number | string | null
+>;
 /** a BIGSERIAL key */
 export type BigSerial = ColumnType<bigint, never, never>;
 /** a TIMESTAMPTZ with a default of now() */
@@ -234,6 +240,62 @@ export interface UpgradesTable {
   created_at: Timestamp;
 }
 
+export type BattleRowStatus = 'open' | 'rolled' | 'settled' | 'cancelled';
+
+/** A case battle (server/games/battles.ts). */
+export interface BattlesTable {
+  id: BigSerial;
+  public_id: string;
+  creator_id: BigIntColumn;
+  format: '1v1' | '1v1v1' | '1v1v1v1' | '2v2';
+  seat_count: number;
+  mode: 'normal' | 'crazy';
+  /** what each seat pays */
+  cost_nano: BigIntColumn;
+  status: BattleRowStatus;
+  server_seed: string;
+  server_seed_hash: string;
+  public_seed: string | null;
+  winner_team: number | null;
+  tie_roll: number | null;
+  created_at: Timestamp;
+  expires_at: Date | string;
+  started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** when the rounds have played out and the items are handed over */
+  settle_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface BattleRoundsTable {
+  battle_id: BigIntColumn;
+  round: number;
+  case_id: string;
+  case_price_nano: BigIntColumn;
+}
+
+export interface BattleSeatsTable {
+  battle_id: BigIntColumn;
+  seat: number;
+  /** null for a house bot */
+  user_id: NullableBigInt;
+  is_bot: boolean;
+  client_seed: string;
+  join_index: number;
+  ledger_id: NullableBigInt;
+  joined_at: Timestamp;
+}
+
+export interface BattleRollsTable {
+  battle_id: BigIntColumn;
+  round: number;
+  seat: number;
+  item_id: string;
+  item_price_nano: BigIntColumn;
+  roll: BigIntColumn;
+  total_weight: BigIntColumn;
+  awarded_seat: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   ledger: LedgerTable;
@@ -250,5 +312,9 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   idempotency_keys: IdempotencyKeysTable;
   upgrades: UpgradesTable;
+  battles: BattlesTable;
+  battle_rounds: BattleRoundsTable;
+  battle_seats: BattleSeatsTable;
+  battle_rolls: BattleRollsTable;
   weight_tables: WeightTablesTable;
 }

@@ -24,6 +24,9 @@ const RacePage = lazy(() => import('../features/race/RacePage').then((m) => ({ d
 const BattlePage = lazy(() =>
   import('../features/battle/BattlePage').then((m) => ({ default: m.BattlePage })),
 );
+const BattleRoomPage = lazy(() =>
+  import('../features/battle/BattleRoomPage').then((m) => ({ default: m.BattleRoomPage })),
+);
 // The debug scene switcher, a designer's tool: outside the app's layout; it checks itself whether it is on.
 const DebugPage = lazy(() => import('../features/debug/DebugPage').then((m) => ({ default: m.DebugPage })));
 // The public verifier: outside the signed-in layout, so it works without a session (and outside Telegram).
@@ -83,6 +86,7 @@ export function AppRoutes() {
         <Route path="bonus" element={<BonusWheelPage />} />
         <Route path="race" element={<RacePage />} />
         <Route path="battle" element={<BattlePage />} />
+        <Route path="battle/:id" element={<BattleRoomPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

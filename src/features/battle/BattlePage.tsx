@@ -1,164 +1,242 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  battleReelConfig,
-  battleReelHeight,
-  pickWinner,
-  type BattleReelScenePlan,
-} from '../../../scenes/battle-reel';
-import type { SceneEvent } from '../../../scenes/runtime';
-import { hapticImpact, hapticSelection } from '../../lib/haptics';
-import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
-import { playTick, preloadSounds } from '../../lib/sound';
-import { SceneView } from '../../lib/scene/SceneView';
-import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
-import { Avatar } from '../../lib/ui/Avatar';
+import { Link, useNavigate } from 'react-router';
+import type { Battle, BattleFormat, BattleMode } from '../../../contract/battles.ts';
+import { sumTon } from '../../../contract/money.ts';
+import { apiErrorBody } from '../../api';
+import { formatTon } from '../../lib/format';
+import { hapticImpact } from '../../lib/haptics';
+import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import { BATTLE_CASES, BETS, INVENTORY_SLOTS, ROUND } from './cases';
+import { casesAtom } from '../../state/queries';
+import { battleKeys, createBattle, fetchLobby, joinBattle, refreshBalance, useBattleEvents } from './api';
+import { FORMATS, MAX_ROUNDS, freeSeats, mySeat } from './model';
 import './battle.css';
 
-/** Space above and below the tiles inside the reel, px. */
-const REEL_PADDING = 12;
-/** A started spin's length, ms: once it has run this (plus a margin) the bet buttons unlock anyway. */
-const SPIN_MS = battleReelConfig.startLeadMs + battleReelConfig.durationMs;
-
-type Side = 'you' | 'opponent';
-const SIDES: readonly Side[] = ['you', 'opponent'];
-
 /**
- * The battle (a static demonstration, spec §2, §4): two players with their bets, round 1, and a local reel
- * of 7 cases that spins 3 s with 3 extra loops. The winner is picked here and only logged.
+ * Case battles (issue 17): the lobby of open and running battles with Join, and the create panel (cases
+ * from the catalogue, seats, mode, total cost). The lobby follows the battles socket.
  */
 export function BattlePage() {
   const { t } = useTranslation();
-  const [reelRef, width] = useElementWidth<HTMLDivElement>();
-  const reducedMotion = usePrefersReducedMotion();
-  // the round plays once when the screen opens; a bet plays it again
-  const [spin, setSpin] = useState(() => ({ id: 1, winner: pickWinner(Math.random, BATTLE_CASES.length) }));
-  const [spinning, setSpinning] = useState(true);
+  const navigate = useNavigate();
+  useBattleEvents();
+  const lobby = useQuery({ queryKey: battleKeys.lobby, queryFn: fetchLobby });
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
 
-  const stop = useCallback(() => setSpinning(false), []);
-
-  useEffect(() => preloadSounds(), []);
-
-  // a stalled scene must not lock the screen; counted from when the reel really starts, not from the bet
-  const started = useSpinWatchdog(spinning, SPIN_MS, stop);
-
-  const plan = useMemo<BattleReelScenePlan>(
-    () => ({ images: BATTLE_CASES, winnerIndex: spin.winner, reducedMotion }),
-    [spin, reducedMotion],
-  );
-  const onEvents = useCallback(
-    (events: SceneEvent[]) => {
-      for (const event of events) {
-        if (event.type === 'tick') {
-          playTick();
-          hapticSelection();
-        } else if (event.type === 'started') {
-          started();
-        } else if (event.type === 'settled' && event.result.scene === 'battle-reel') {
-          const winnerIndex = event.result.caseIndex;
-          console.info(
-            'Battle demo: the reel stopped on',
-            BATTLE_CASES[winnerIndex]?.id,
-            `(#${winnerIndex})`,
-          );
-          hapticImpact('medium');
-          stop();
-        } else if (event.type === 'error') {
-          console.error('Battle reel failed', event.message);
-          stop();
-        }
-      }
-    },
-    [stop, started],
-  );
-
-  const bet = () => {
-    if (spinning) return;
-    hapticImpact('light');
-    const winner = pickWinner(Math.random, BATTLE_CASES.length);
-    setSpin((current) => ({ id: current.id + 1, winner }));
-    setSpinning(true);
+  const join = async (battle: Battle) => {
+    setBusy(battle.id);
+    setError(null);
+    try {
+      await joinBattle(battle.id);
+      hapticImpact('light');
+      refreshBalance();
+      void navigate(`/battle/${battle.id}`);
+    } catch (err) {
+      setError(apiErrorBody(err)?.message ?? t('battle.errors.join'));
+    } finally {
+      setBusy(null);
+    }
   };
 
   return (
     <section className="screen battle" data-testid="battle-page">
       <div className="battle__head">
         <h1 className="screen__title">{t('battle.title')}</h1>
-        <span className="battle__round" data-testid="battle-round">
-          {t('battle.round', { round: ROUND })}
-        </span>
+        <button
+          type="button"
+          className="button battle__create-toggle"
+          onClick={() => setCreating((c) => !c)}
+          aria-expanded={creating}
+          data-testid="battle-create-toggle"
+        >
+          {creating ? t('battle.close') : t('battle.create')}
+        </button>
       </div>
 
-      <div className="battle__sides">
-        {SIDES.map((side, i) => (
-          <div key={side} className="battle__side" data-side={side} data-testid={`battle-side-${side}`}>
-            <div className="battle__player">
-              <Avatar src={null} name={t(`battle.${side}`)} size={44} />
-              <span className="battle__name">{t(`battle.${side}`)}</span>
-            </div>
+      {creating && (
+        <CreatePanel
+          onCreated={(id) => {
+            refreshBalance();
+            void navigate(`/battle/${id}`);
+          }}
+        />
+      )}
+
+      {error && (
+        <p className="battle__error" role="alert">
+          {error}
+        </p>
+      )}
+
+      <h2 className="battle__section-title">{t('battle.lobby')}</h2>
+      {lobby.isError && <p className="battle__empty">{t('battle.errors.load')}</p>}
+      {lobby.data && lobby.data.length === 0 && <p className="battle__empty">{t('battle.empty')}</p>}
+      <ul className="battle__lobby" data-testid="battle-lobby">
+        {lobby.data?.map((battle) => {
+          const seated = mySeat(battle) !== null;
+          const open = battle.status === 'open';
+          return (
+            <li key={battle.id} className="battle__card" data-testid="battle-card" data-battle={battle.id}>
+              <div className="battle__card-cases">
+                {battle.cases.slice(0, 5).map((c, i) => (
+                  <ArtImage key={i} src={c.imageUrl} className="battle__card-case" />
+                ))}
+                {battle.cases.length > 5 && <span>+{battle.cases.length - 5}</span>}
+              </div>
+              <div className="battle__card-info">
+                <span className="battle__card-format">
+                  {battle.format} · {t(`battle.modes.${battle.mode}`)}
+                </span>
+                <span className="battle__card-cost">
+                  <TonIcon size={14} /> {formatTon(battle.cost)}
+                </span>
+                <span className="battle__card-seats">
+                  {t('battle.seatsTaken', {
+                    taken: battle.seats.length - freeSeats(battle),
+                    total: battle.seats.length,
+                  })}
+                </span>
+              </div>
+              {open && !seated ? (
+                <button
+                  type="button"
+                  className="button battle__join"
+                  disabled={busy !== null}
+                  onClick={() => void join(battle)}
+                  data-testid="battle-join"
+                >
+                  {t('battle.join')}
+                </button>
+              ) : (
+                <Link className="button button--ghost battle__join" to={`/battle/${battle.id}`}>
+                  {seated ? t('battle.open') : t('battle.watch')}
+                </Link>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
+  const { t } = useTranslation();
+  const { data: cases } = useAtomValue(casesAtom);
+  const playable = useMemo(
+    () => (cases ?? []).filter((c) => c.isActive && !c.isLocked && c.items.length > 0),
+    [cases],
+  );
+  const [picked, setPicked] = useState<string[]>([]);
+  const [format, setFormat] = useState<BattleFormat>('1v1');
+  const [mode, setMode] = useState<BattleMode>('normal');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const byId = new Map(playable.map((c) => [c.id, c]));
+  // the sum in nanoTON so that the shown total is exact
+  const totalNano = sumTon(picked.map((id) => byId.get(id)?.price ?? '0'));
+
+  const create = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await createBattle({ format, mode, caseIds: picked });
+      hapticImpact('medium');
+      onCreated(answer.battle.id);
+    } catch (err) {
+      setError(apiErrorBody(err)?.message ?? t('battle.errors.create'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="battle__create" data-testid="battle-create">
+      <h2 className="battle__section-title">{t('battle.pickCases', { max: MAX_ROUNDS })}</h2>
+      <ul className="battle__catalogue">
+        {playable.map((c) => (
+          <li key={c.id}>
             <button
               type="button"
-              className="button battle__bet"
-              onClick={bet}
-              disabled={spinning}
-              aria-label={t('battle.bet', { amount: BETS[i] })}
-              data-testid={`battle-bet-${side}`}
+              className="battle__pick"
+              disabled={picked.length >= MAX_ROUNDS}
+              onClick={() => setPicked((p) => [...p, c.id])}
+              data-testid={`battle-pick-${c.id}`}
             >
-              <TonIcon size={18} />
-              <span>{BETS[i]}</span>
+              <ArtImage src={c.imageUrl} className="battle__pick-art" />
+              <span className="battle__pick-name">{c.name}</span>
+              <span className="battle__pick-price">{formatTon(c.price)}</span>
             </button>
-          </div>
+          </li>
         ))}
-        <span className="battle__versus" aria-hidden="true">
-          {t('battle.versus')}
-        </span>
-      </div>
-
-      <div
-        ref={reelRef}
-        className="battle__reel"
-        style={{ height: battleReelHeight(REEL_PADDING) }}
-        data-testid="battle-reel"
-        data-spinning={spinning || undefined}
-        role="img"
-        aria-label={t('battle.reelLabel')}
-      >
-        {width > 0 && (
-          <SceneView
-            scene="battle-reel"
-            plan={plan}
-            play={spin.id}
-            width={width}
-            height={battleReelHeight(REEL_PADDING)}
-            dpr={sceneResolution()}
-            className="battle__canvas"
-            onEvents={onEvents}
-          />
-        )}
-        <span className="battle__fade battle__fade--left" aria-hidden="true" />
-        <span className="battle__fade battle__fade--right" aria-hidden="true" />
-      </div>
-
-      <div className="battle__inventories">
-        {SIDES.map((side) => (
-          <section
-            key={side}
-            className="battle__inventory"
-            aria-label={`${t(`battle.${side}`)}: ${t('battle.inventory')}`}
+      </ul>
+      <ol className="battle__picked" data-testid="battle-picked" aria-label={t('battle.rounds')}>
+        {picked.map((id, i) => (
+          <li key={i}>
+            <button
+              type="button"
+              className="battle__picked-case"
+              onClick={() => setPicked((p) => p.filter((_, k) => k !== i))}
+              aria-label={t('battle.removeCase', { name: byId.get(id)?.name ?? id })}
+            >
+              <ArtImage src={byId.get(id)?.imageUrl ?? ''} className="battle__picked-art" />
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div className="battle__options" role="group" aria-label={t('battle.seats')}>
+        {FORMATS.map((f) => (
+          <button
+            key={f}
+            type="button"
+            className="battle__option"
+            aria-pressed={format === f}
+            onClick={() => setFormat(f)}
+            data-testid={`battle-format-${f}`}
           >
-            <h2 className="battle__inventory-title">{t('battle.inventory')}</h2>
-            <ul className="battle__slots" data-testid={`battle-inventory-${side}`}>
-              {Array.from({ length: INVENTORY_SLOTS }, (_, k) => (
-                <li key={k} className="battle__slot" aria-label={t('battle.emptySlot')} />
-              ))}
-            </ul>
-          </section>
+            {f}
+          </button>
         ))}
       </div>
-
-      <p className="battle__note">{t('battle.demoNote')}</p>
+      <div className="battle__options" role="group" aria-label={t('battle.mode')}>
+        {(['normal', 'crazy'] as const).map((m) => (
+          <button
+            key={m}
+            type="button"
+            className="battle__option"
+            aria-pressed={mode === m}
+            onClick={() => setMode(m)}
+            data-testid={`battle-mode-${m}`}
+          >
+            {t(`battle.modes.${m}`)}
+          </button>
+        ))}
+      </div>
+      <p className="battle__mode-help">{t(`battle.modeHelp.${mode}`)}</p>
+      <div className="battle__create-foot">
+        <span className="battle__total" data-testid="battle-total">
+          {t('battle.totalCost')} <TonIcon size={16} /> {formatTon(totalNano)}
+        </span>
+        <button
+          type="button"
+          className="button"
+          disabled={busy || picked.length === 0}
+          onClick={() => void create()}
+          data-testid="battle-create-submit"
+        >
+          {t('battle.createSubmit')}
+        </button>
+      </div>
+      {error && (
+        <p className="battle__error" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

@@ -1,25 +1,41 @@
-import { useCallback, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatTon } from '../../lib/format';
+import { queryClient } from '../../state/store';
+import { formatCountdown, raceAtom, raceKeys, secondsLeft } from './api';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { Avatar } from '../../lib/ui/Avatar';
 import { InfoSheet } from './InfoSheet';
 import './race.css';
 
-/** Six leaderboard places, each a placeholder player with 8120 points (spec §2). */
-const LEADERBOARD = [1, 2, 3, 4, 5, 6] as const;
-const PLACEHOLDER_POINTS = 8120;
 /** The subscribers' giveaway: a case worth 1000 coins (spec §2). */
 const GIVEAWAY_WORTH = 1000;
 const GIVEAWAY_ART = '/assets/cases/royal.svg';
 
 type Sheet = 'how' | 'prizes' | null;
 
-/** The race (a static demonstration, spec §2): nothing here is live. */
+/**
+ * The daily wager race (spec §2 extended by issue 17): the real countdown to the race's end, the
+ * leaderboard by TON wagered (from the server's books), the player's own place, and the prizes.
+ */
 export function RacePage() {
   const { t } = useTranslation();
   const [sheet, setSheet] = useState<Sheet>(null);
   const [joined, setJoined] = useState(false);
   const close = useCallback(() => setSheet(null), []);
+  const { data, isError } = useAtomValue(raceAtom);
+  const race = data?.race;
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const left = data ? secondsLeft(data.race.endsAt, data.race.now, data.fetchedAt, now) : null;
+  // the race ended: the next one has started, read it
+  useEffect(() => {
+    if (left === 0) void queryClient.invalidateQueries({ queryKey: raceKeys.current });
+  }, [left]);
 
   return (
     <section className="screen race" data-testid="race-page">
@@ -27,11 +43,18 @@ export function RacePage() {
 
       <section className="race__hero" aria-label={t('race.timerLabel')}>
         <p className="race__starts" data-testid="race-starts">
-          {t('race.startsIn')}
+          {t('race.endsIn')}
         </p>
-        <p className="race__timer" data-testid="race-timer">
-          {t('race.timer')}
+        <p className="race__timer" data-testid="race-timer" role="timer">
+          {left === null ? '--:--:--' : formatCountdown(left)}
         </p>
+        {race?.you && (
+          <p className="race__you" data-testid="race-you">
+            {race.you.place === null
+              ? t('race.youUnranked')
+              : t('race.youPlace', { place: race.you.place, points: formatTon(race.you.points) })}
+          </p>
+        )}
         <div className="race__actions">
           <button
             type="button"
@@ -56,13 +79,15 @@ export function RacePage() {
         <h2 id="race-board-title" className="race__section-title">
           {t('race.leaderboard')}
         </h2>
+        {isError && !race && <p className="race__empty">{t('race.loadError')}</p>}
+        {race && race.leaderboard.length === 0 && <p className="race__empty">{t('race.empty')}</p>}
         <ol className="race__leaders" data-testid="race-leaderboard">
-          {LEADERBOARD.map((rank) => (
-            <li key={rank} className="race__leader" data-rank={rank}>
-              <span className="race__rank">{t('race.rank', { rank })}</span>
-              <Avatar src={null} name={t('race.player')} size={36} />
-              <span className="race__player">{t('race.player')}</span>
-              <span className="race__points">{t('race.points', { points: PLACEHOLDER_POINTS })}</span>
+          {race?.leaderboard.map((entry) => (
+            <li key={entry.place} className="race__leader" data-rank={entry.place}>
+              <span className="race__rank">{t('race.rank', { rank: entry.place })}</span>
+              <Avatar src={entry.avatar} name={entry.name} size={36} />
+              <span className="race__player">{entry.name}</span>
+              <span className="race__points">{t('race.points', { points: formatTon(entry.points) })}</span>
             </li>
           ))}
         </ol>
@@ -102,7 +127,7 @@ export function RacePage() {
           <ul className="info-sheet__list">
             <li>{t('race.how.cases')}</li>
             <li>{t('race.how.upgrades')}</li>
-            <li>{t('race.how.friends')}</li>
+            <li>{t('race.how.battles')}</li>
           </ul>
         </InfoSheet>
       )}
@@ -110,10 +135,9 @@ export function RacePage() {
         <InfoSheet title={t('race.prizes.title')} onClose={close} testId="race-prizes-sheet">
           <p className="info-sheet__text">{t('race.prizes.text')}</p>
           <ul className="info-sheet__list">
-            <li>{t('race.prizes.first')}</li>
-            <li>{t('race.prizes.second')}</li>
-            <li>{t('race.prizes.third')}</li>
-            <li>{t('race.prizes.rest')}</li>
+            {race?.prizes.map((prize, i) => (
+              <li key={i}>{t('race.prizes.place', { place: i + 1, amount: formatTon(prize) })}</li>
+            ))}
           </ul>
         </InfoSheet>
       )}
