@@ -1,3 +1,4 @@
+import { parseTon } from '../../contract/money.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -237,7 +238,7 @@ describe('one process per embedded database', { timeout: 120_000 }, () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ initData: launch.initData }),
       });
-      const { token, user } = (await login.json()) as { token: string; user: { balance: number } };
+      const { token, user } = (await login.json()) as { token: string; user: { balance: string } };
       const socket = connect(PORTS.first, '127.0.0.1');
       const chunks: Buffer[] = [];
       socket.on('data', (c: Buffer) => chunks.push(c));
@@ -259,8 +260,8 @@ describe('one process per embedded database', { timeout: 120_000 }, () => {
       socket.end(body.slice(5));
       const text = await answered;
       expect(text).toMatch(/^HTTP\/1\.1 200/);
-      const opened = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { balance: number };
-      expect(opened.balance).toBeLessThan(user.balance);
+      const opened = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { balance: string };
+      expect(parseTon(opened.balance)).toBeLessThan(parseTon(user.balance));
       expect(await first.exited).toBe(0);
       expect(existsSync(join(dataDir, 'pglite.lock')), 'the lock is let go').toBe(false);
 

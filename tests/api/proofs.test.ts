@@ -9,6 +9,7 @@ import type {
 } from '../../contract/fairness.ts';
 import type { UpgradeConfigResponse, UpgradeRollResponse } from '../../contract/upgrade.ts';
 import { seedCatalogue } from '../../server/games/seed.ts';
+import { announceCatalogueChange } from '../../server/games/catalogue-cache.ts';
 import { sha256, verifyCase, verifyUpgrade } from '../support/independent-verifier.ts';
 import { setBalance, startServer, type TestServer } from './harness.ts';
 import { grantItems } from './holdings.ts';
@@ -52,6 +53,7 @@ describe('public proofs', () => {
     const rotated = await server.call<RotateResponse>('POST', '/fairness/rotate', { token });
     // the operator changes the RTP: the catalogue is seeded again and the starter weights change
     await seedCatalogue(server.built.ctx.db, 0.7);
+    await announceCatalogueChange(server.built.ctx.bus, 'RTP changed');
     expect(await starterWeights()).not.toEqual(weightsBefore);
 
     for (const result of opened.body.results) {
