@@ -11,6 +11,9 @@ import { queryClient } from './store';
 export function prefetchFirstScreen(launch: Promise<PlatformState>): void {
   void queryClient.prefetchQuery(casesQuery);
   void launch.then((platform) => {
-    if (platform.status === 'ready') void queryClient.prefetchQuery(balanceQuery);
+    // the public verifier (/verify) needs no session: asking for a balance there would sign in
+    if (platform.status === 'ready' && !window.location.pathname.startsWith('/verify')) {
+      void queryClient.prefetchQuery(balanceQuery);
+    }
   });
 }
