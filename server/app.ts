@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -139,6 +140,41 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await announceCatalogueChange(bus, 'seeded at start');
   const payments = createPayments(ctx, app.log);
   const battleClock = new BattleClock(ctx, app.log);
+  // Graceful close waits for the requests in flight: a request counts from the moment Node has read its
+  // headers (the raw 'request' event, before any hook) until its connection is done with it and, when the
+  // client went away first, until its handler has answered anyway (a money handler runs its transaction to
+  // the end). Without this, Fastify runs the close hooks below and the database closes under a money request
+  // still inside its transaction: Node's `server.close()` calls back once the connections are gone, which
+  // says nothing about the handlers. `preClose` runs before those hooks, once Fastify answers new requests
+  // with 503: it stops listening and waits. Socket upgrades never emit 'request'; the socket plugin's own
+  // preClose closes them.
+  const inFlight = new Map<IncomingMessage, { answered: boolean; closed: boolean; done: () => void }>();
+  const waiting = new Set<Promise<void>>();
+  const settle = (raw: IncomingMessage, what: 'answered' | 'closed', finished = false) => {
+    const entry = inFlight.get(raw);
+    if (!entry) return;
+    entry[what] = true;
+    if (entry.closed && (entry.answered || finished)) {
+      inFlight.delete(raw);
+      entry.done();
+    }
+  };
+  app.server.on('request', (raw: IncomingMessage, res: ServerResponse) => {
+    const done = new Promise<void>((resolve) =>
+      inFlight.set(raw, { answered: false, closed: false, done: resolve }),
+    );
+    waiting.add(done);
+    void done.then(() => waiting.delete(done));
+    res.once('close', () => settle(raw, 'closed', res.writableFinished));
+  });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    settle(request.raw, 'answered');
+    return payload;
+  });
+  app.addHook('preClose', async () => {
+    if (app.server.listening) app.server.close(); // no new connections; Fastify's own close then finds it closed
+    while (waiting.size > 0) await Promise.all([...waiting]);
+  });
   app.addHook('onClose', async () => {
     await battleClock.close();
     await payments.stop();
