@@ -204,7 +204,10 @@ describe('one process per embedded database', { timeout: 120_000 }, () => {
       const dataDir = tempDataDir();
       const adminKey = `key-${randomBytes(12).toString('hex')}`;
       // info level: the test waits for the server's "incoming request" line before it sends SIGTERM
-      const first = await spawnServer({ DATA_DIR: dataDir, ADMIN_KEY: adminKey, LOG_LEVEL: 'info' }, PORTS.first);
+      const first = await spawnServer(
+        { DATA_DIR: dataDir, ADMIN_KEY: adminKey, LOG_LEVEL: 'info' },
+        PORTS.first,
+      );
       running.push(first.child);
 
       const second = await spawnServer({ DATA_DIR: dataDir }, PORTS.second, false);
