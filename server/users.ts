@@ -4,6 +4,7 @@ import type { Db } from './db/index.ts';
 import type { UsersTable } from './db/schema.ts';
 import type { TelegramUser } from './auth/init-data.ts';
 import { unauthorized } from './lib/errors.ts';
+import { lockPlayer } from './db/locks.ts';
 import { formatTon } from '../contract/money.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -59,6 +60,7 @@ export async function creditOnce(
 ): Promise<boolean> {
   if (amountNano <= 0n) throw new RangeError('a credit must be positive');
   return db.transaction().execute(async (trx) => {
+    await lockPlayer(trx, userId); // the player first (server/db/locks.ts), then the ledger
     const seen = await trx
       .selectFrom('ledger')
       .select('id')

@@ -9,6 +9,7 @@ import type {
 } from '../../contract/battles.ts';
 import type { Db } from '../db/index.ts';
 import type { BattleRowStatus, Database } from '../db/schema.ts';
+import { lockPlayer, lockPlayers } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import { formatTon as nanoToTon } from '../../contract/money.ts';
 import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
@@ -105,6 +106,7 @@ export async function createBattle(
   request: CreateBattleRequest,
   timing: BattleTiming,
 ): Promise<{ publicId: string; balanceNano: bigint; change: BattleChange }> {
+  await lockPlayer(trx, userId); // the player first (server/db/locks.ts), then the battle it creates
   const ids = [...new Set(request.caseIds)];
   const cases = await trx
     .selectFrom('cases')
@@ -175,6 +177,7 @@ export async function joinBattle(
   wanted: { seat?: number; clientSeed?: string },
   timing: BattleTiming,
 ): Promise<{ balanceNano: bigint; change: BattleChange }> {
+  await lockPlayer(trx, userId); // the player first (server/db/locks.ts), then the battle
   const peek = await findBattleRow(trx, publicId);
   if (peek.status !== 'open') throw notOpen();
   if (wanted.seat !== undefined && wanted.seat >= peek.seat_count) {
@@ -231,6 +234,7 @@ export async function fillWithBots(
   timing: BattleTiming,
 ): Promise<BattleChange> {
   return db.transaction().execute(async (trx) => {
+    await lockPlayer(trx, userId); // the player first (server/db/locks.ts), then the battle
     const peek = await findBattleRow(trx, publicId);
     if (peek.creator_id !== userId) throw forbidden('NOT_CREATOR', 'Only the battle’s creator can add bots');
     const battle = await trx
@@ -369,15 +373,7 @@ async function withBattleLocked<T>(
             .map((s) => s.user_id!)
             .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
         const players = await humans();
-        if (players.length > 0) {
-          await trx
-            .selectFrom('users')
-            .select('id')
-            .where('id', 'in', players)
-            .orderBy('id')
-            .forUpdate()
-            .execute();
-        }
+        await lockPlayers(trx, players);
         const battle = await trx
           .selectFrom('battles')
           .selectAll()

@@ -2,6 +2,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { FairnessState, RotateResponse } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, FairnessSeedsTable } from '../db/schema.ts';
+import { lockPlayer } from '../db/locks.ts';
 import { hashSeed, newClientSeed, newServerSeed, rollFraction, rollInt, rollWeighted } from './fair.ts';
 
 /**
@@ -77,8 +78,8 @@ export interface SeedLease {
  * locked until the transaction ends and its nonce moves on by `count`, so if the caller's transaction
  * rolls back, the nonces were never taken. Pass the transaction, never the outer handle.
  *
- * Lock order: a game debits the balance (locking the user row) first and takes nonces second; keep that
- * order so two games of one player can never wait on each other in a cycle.
+ * Lock order (server/db/locks.ts): the caller has locked the player's row first; the seed pair comes
+ * second, so two games of one player, a rotation or a client-seed change never wait on each other in a cycle.
  */
 export async function takeNonces(trx: Trx, userId: bigint, count: number): Promise<SeedLease> {
   if (!Number.isSafeInteger(count) || count < 1) throw new RangeError('count must be a positive integer');
@@ -145,6 +146,7 @@ export async function fairnessState(db: Db, userId: bigint): Promise<FairnessSta
  */
 export async function setClientSeed(db: Db, userId: bigint, clientSeed: string): Promise<FairnessState> {
   return db.transaction().execute(async (trx) => {
+    await lockPlayer(trx, userId); // the player first (server/db/locks.ts), as every game does before its seed
     const seed = await lockActiveSeed(trx, userId);
     if (seed.nonce === 0) {
       const row = await trx
@@ -163,6 +165,7 @@ export async function setClientSeed(db: Db, userId: bigint, clientSeed: string):
 /** Reveals the active server seed and starts a new pair with nonce 0, keeping the client seed. */
 export async function rotateSeed(db: Db, userId: bigint): Promise<RotateResponse> {
   return db.transaction().execute(async (trx) => {
+    await lockPlayer(trx, userId); // the player first (server/db/locks.ts), as every game does before its seed
     const seed = await lockActiveSeed(trx, userId);
     return replaceSeed(trx, seed, seed.client_seed);
   });

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { HistoryEntry, OpenResult } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
+import { lockPlayer } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { DropRow } from '../realtime/feed.ts';
 import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
@@ -39,6 +40,7 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
   }
   // given a transaction (an idempotent request's), open inside it; given the database, in a new one
   const run = async (trx: Trx): Promise<OpenOutcome> => {
+    await lockPlayer(trx, userId); // the lock order of server/db/locks.ts: the player first
     const box = await trx
       .selectFrom('cases')
       .select(['id', 'name', 'image_url', 'price_nano', 'is_active', 'is_locked'])

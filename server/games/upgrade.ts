@@ -9,7 +9,8 @@ import {
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../lib/errors.ts';
-import { lockPlayer, takeFromInventory } from '../inventory/inventory.ts';
+import { takeFromInventory } from '../inventory/inventory.ts';
+import { lockPlayer } from '../db/locks.ts';
 import { toApiItem, type ItemRow } from './cases.ts';
 import { TWO_POW_52, rollInt } from './fair.ts';
 import { takeNonces } from './fairness.ts';

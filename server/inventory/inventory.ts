@@ -2,16 +2,17 @@ import { sql, type Transaction } from 'kysely';
 import type { InventoryEntry, SellResponse } from '../../contract/inventory.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
-import { conflict, notFound, unauthorized } from '../lib/errors.ts';
+import { conflict, notFound } from '../lib/errors.ts';
+import { lockPlayer } from '../db/locks.ts';
 import { formatTon } from '../../contract/money.ts';
 
 /**
  * What players hold, and turning it back into balance.
  *
- * Lock order (the same in every game): the player's users row first, then their inventory rows, then the
- * seed pair. Opening a case locks the users row with its debit; selling and withdrawing lock it up front
- * (lockPlayer), so a player's balance and inventory changes queue one after the other and never wait on
- * each other in a cycle. Keep that order in new code that takes or gives items (the upgrade game).
+ * Lock order (server/db/locks.ts, the same in every money path): the player's users row first, then
+ * their idempotency key, inventory rows, the seed pair. Every function here that changes items locks the
+ * player up front (lockPlayer), so a player's balance and inventory changes queue one after the other and
+ * never wait on each other in a cycle.
  */
 
 type Trx = Transaction<Database>;
@@ -35,17 +36,6 @@ export async function listInventory(db: Db, userId: bigint): Promise<InventoryEn
     quantity: r.quantity,
     item: { id: r.item_id, name: r.name, imageUrl: r.image_url, price: formatTon(r.price_nano) },
   }));
-}
-
-/** Locks the player's users row until the transaction ends (see the lock order above). */
-export async function lockPlayer(trx: Trx, userId: bigint): Promise<void> {
-  const row = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
 }
 
 export const itemNotOwned = (itemId: string) =>

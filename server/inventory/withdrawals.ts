@@ -3,7 +3,8 @@ import type { AdminWithdrawal, Withdrawal, WithdrawalStatus } from '../../contra
 import type { Db } from '../db/index.ts';
 import type { Database, WithdrawalsTable } from '../db/schema.ts';
 import { conflict, notFound } from '../lib/errors.ts';
-import { giveToInventory, lockPlayer, takeFromInventory } from './inventory.ts';
+import { giveToInventory, takeFromInventory } from './inventory.ts';
+import { lockPlayer } from '../db/locks.ts';
 import { formatTon } from '../../contract/money.ts';
 
 /**

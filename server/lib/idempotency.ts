@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { sql, type Transaction } from 'kysely';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from '../../contract/inventory.ts';
 import type { Db } from '../db/index.ts';
+import { lockPlayer } from '../db/locks.ts';
 import type { Database } from '../db/schema.ts';
 import { HttpError, badRequest, conflict } from './errors.ts';
 
@@ -15,10 +16,15 @@ import { HttpError, badRequest, conflict } from './errors.ts';
  * changes nothing; the same key with another request (another body or route) is refused with 422
  * IDEMPOTENCY_KEY_REUSED. Keys belong to a player: two players never share one.
  *
- * Concurrency: the key row is claimed first, by inserting it under its primary key (player, key). A
- * second request with the same key waits on that insert until the first commits, then finds the stored
- * answer and replays it (or, if the first rolled back, claims the key itself and runs). On PGlite,
- * transactions run one at a time, so the second simply comes after the first.
+ * Concurrency: the transaction locks the player's row first (server/db/locks.ts: the one lock order),
+ * then claims the key row by inserting it under its primary key (player, key). A second request of the
+ * same player waits on the player's row until the first commits, then finds the stored answer and replays
+ * it (or, if the first rolled back, claims the key itself and runs). Claiming the key first would take a
+ * share lock on the player's row (the foreign key) before the row lock the money code takes: two such
+ * requests deadlock on Postgres. On PGlite, transactions run one at a time.
+ *
+ * Expiry (Stripe's rule): a key is kept for 24 hours. An older stored key is forgotten, so the same key
+ * then runs as a new request; a sweeper started with the app deletes expired keys periodically.
  *
  * A refused request (any error) rolls back, key included: nothing changed, so a retry runs afresh.
  */
@@ -27,6 +33,11 @@ type Trx = Transaction<Database>;
 
 /** Visible ASCII and space, 1 to 128 characters. */
 const KEY_PATTERN = /^[\x20-\x7E]{1,128}$/;
+
+/** How long a stored key is kept and replayed. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How often the sweeper deletes expired keys. */
+export const IDEMPOTENCY_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
 /** status_code of a claimed key whose request has not finished (never committed: see above). */
 const IN_PROGRESS = 0;
@@ -75,16 +86,28 @@ export async function withIdempotency<T>(
   work: (trx: Trx) => Promise<T>,
 ): Promise<T> {
   const key = idempotencyKeyOf(request);
-  if (key === null) return db.transaction().execute(work);
-
   const userId = request.userId;
   if (typeof userId !== 'bigint')
     throw new Error('withIdempotency needs a signed-in request (requireUser first)');
+  if (key === null) {
+    return db.transaction().execute(async (trx) => {
+      await lockPlayer(trx, userId);
+      return work(trx);
+    });
+  }
   const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
   const hash = requestHash(request);
   const statusCode = 200;
 
   const outcome = await db.transaction().execute(async (trx) => {
+    await lockPlayer(trx, userId);
+    // a key past its lifetime is forgotten: this request claims it afresh
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .where('created_at', '<', expiryCutoff())
+      .execute();
     const claimed = await trx
       .insertInto('idempotency_keys')
       .values({
@@ -137,4 +160,48 @@ export async function withIdempotency<T>(
 /** JSONB comes back parsed from both drivers; a text value (some setups) is parsed here. */
 function parseStored(value: unknown): unknown {
   return typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+}
+
+function expiryCutoff(now = Date.now()): Date {
+  return new Date(now - IDEMPOTENCY_KEY_TTL_MS);
+}
+
+/** Deletes every stored key older than IDEMPOTENCY_KEY_TTL_MS; returns how many went. */
+export async function sweepIdempotencyKeys(db: Db, now = Date.now()): Promise<number> {
+  const result = await sql`DELETE FROM idempotency_keys WHERE created_at < ${expiryCutoff(now)}`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/**
+ * Starts the periodic sweep of expired keys (once now, then every IDEMPOTENCY_SWEEP_INTERVAL_MS); the
+ * returned stop() ends it and waits for a sweep in progress.
+ */
+export function startIdempotencySweeper(
+  db: Db,
+  log: FastifyBaseLogger,
+  intervalMs = IDEMPOTENCY_SWEEP_INTERVAL_MS,
+): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const sweep = () => {
+    if (running || stopped) return;
+    running = sweepIdempotencyKeys(db)
+      .then((n) => {
+        if (n > 0) log.info({ deleted: n }, 'expired idempotency keys deleted');
+      })
+      .catch((err: unknown) => log.warn({ err }, 'idempotency key sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  sweep();
+  const timer = setInterval(sweep, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

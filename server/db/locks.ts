@@ -1,0 +1,46 @@
+import type { Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+import { unauthorized } from '../lib/errors.ts';
+
+/**
+ * The one lock order of every money path (server/README.md, "Lock order"):
+ *
+ *   1. the player's `users` row (SELECT ... FOR UPDATE), several players in ascending id order;
+ *   2. then anything that references the player: the idempotency key row, inventory rows, the seed pair,
+ *      battles and their seats, withdrawals, ledger rows.
+ *
+ * Inserting or updating a row that references `users` takes a share lock on the player's row (the
+ * foreign-key check); taking that first and the row lock second is how two requests of one player used to
+ * deadlock (each held the share lock and waited for the other to let go of it). Locking the player first
+ * makes every transaction of one player queue on a single row: they wait, they never cycle.
+ *
+ * Call lockPlayer as the transaction's first statement that touches the player. Locking again in the same
+ * transaction is free (Postgres keeps the lock; PGlite runs one transaction at a time anyway).
+ */
+
+type Trx = Transaction<Database>;
+
+/** Locks the player's users row until the transaction ends; 401 USER_UNKNOWN when there is no such player. */
+export async function lockPlayer(trx: Trx, userId: bigint): Promise<void> {
+  const row = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
+}
+
+/** Locks several players' rows in ascending id order (the order every path uses); returns the ids found. */
+export async function lockPlayers(trx: Trx, userIds: readonly bigint[]): Promise<bigint[]> {
+  const ids = [...new Set(userIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (ids.length === 0) return [];
+  const rows = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.id);
+}
