@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Ton } from './common.ts';
+import { SafeText, Ton } from './common.ts';
 
 export const User = Type.Object({
   /** Telegram user id; a string because it may exceed 2^53 in the future (BIGINT in the database). */
@@ -14,7 +14,7 @@ export const User = Type.Object({
 export type User = Static<typeof User>;
 
 export const LoginRequest = Type.Object(
-  { initData: Type.String({ minLength: 1, maxLength: 8192 }) },
+  { initData: SafeText({ minLength: 1, maxLength: 8192 }) },
   { additionalProperties: false },
 );
 export type LoginRequest = Static<typeof LoginRequest>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Item } from './cases.ts';
-import { Ton } from './common.ts';
+import { SafeText, Ton } from './common.ts';
 
 // ── case battles ─────────────────────────────────────────────────────────────────────────────────────
 //
@@ -138,7 +138,7 @@ export const CreateBattleRequest = Type.Object(
   {
     format: BattleFormat,
     mode: BattleMode,
-    caseIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+    caseIds: Type.Array(SafeText({ minLength: 1, maxLength: 64 }), {
       minItems: BATTLE_MIN_ROUNDS,
       maxItems: BATTLE_MAX_ROUNDS,
     }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Ton } from './common.ts';
+import { PageNumber, SafeText, Ton } from './common.ts';
 
 export const Rarity = Type.Union([
   Type.Literal('common'),
@@ -54,7 +54,7 @@ export type CasesResponse = Static<typeof CasesResponse>;
 export const CaseResponse = Type.Object({ case: Case });
 export type CaseResponse = Static<typeof CaseResponse>;
 
-export const CaseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const CaseParams = Type.Object({ id: SafeText({ minLength: 1, maxLength: 64 }) });
 
 /** What a player needs to re-check a roll once the server seed is revealed. */
 export const Proof = Type.Object({
@@ -73,7 +73,7 @@ export const Proof = Type.Object({
 export type Proof = Static<typeof Proof>;
 
 export const OpenCaseRequest = Type.Object(
-  { caseId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { caseId: SafeText({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
 export type OpenCaseRequest = Static<typeof OpenCaseRequest>;
@@ -99,7 +99,7 @@ export type OpenCaseResponse = Static<typeof OpenCaseResponse>;
 
 export const OpenMultipleRequest = Type.Object(
   {
-    caseId: Type.String({ minLength: 1, maxLength: 64 }),
+    caseId: SafeText({ minLength: 1, maxLength: 64 }),
     amount: Type.Integer({ minimum: 1, maximum: 3 }),
   },
   { additionalProperties: false },
@@ -116,7 +116,7 @@ export type OpenMultipleResponse = Static<typeof OpenMultipleResponse>;
 
 export const HistoryQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    page: Type.Optional(PageNumber),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   },
   { additionalProperties: false },

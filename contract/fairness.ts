@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Item } from './cases.ts';
-import { Ton } from './common.ts';
+import { PageNumber, Ton } from './common.ts';
 
 // ── public proofs: readable by anyone, without signing in ─────────────────────────────────────────────
 //
@@ -77,7 +77,7 @@ export type BetProof = Static<typeof BetProof>;
 /** GET /fairness/history?page=&limit=: all of the player's bets, openings and upgrades, newest first. */
 export const BetHistoryQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    page: Type.Optional(PageNumber),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Ton } from './common.ts';
+import { SafeText, Ton } from './common.ts';
 
 /** The item as the inventory shows it (spec §3: id, name, imageUrl, price). */
 export const InventoryItem = Type.Object({
@@ -26,7 +26,7 @@ export type InventoryResponse = Static<typeof InventoryResponse>;
 /** The largest quantity one request may name (the inventory counts in INTEGER). */
 export const MAX_ITEM_QUANTITY = 2_147_483_647;
 
-const ItemId = Type.String({ minLength: 1, maxLength: 64 });
+const ItemId = SafeText({ minLength: 1, maxLength: 64 });
 /** A positive whole number of items; 0, negatives, fractions and strings are refused (400). */
 const Quantity = Type.Integer({ minimum: 1, maximum: MAX_ITEM_QUANTITY });
 
@@ -119,7 +119,7 @@ export type AdminWithdrawalParams = Static<typeof AdminWithdrawalParams>;
 
 /** POST /admin/withdrawals/:id/complete and /fail: an optional note (the body may be left out). */
 export const AdminResolveRequest = Type.Object(
-  { note: Type.Optional(Type.String({ maxLength: 500 })) },
+  { note: Type.Optional(SafeText({ maxLength: 500 })) },
   { additionalProperties: false },
 );
 export type AdminResolveRequest = Static<typeof AdminResolveRequest>;

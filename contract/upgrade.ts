@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Item } from './cases.ts';
-import { Ton } from './common.ts';
+import { PageNumber, SafeText, Ton } from './common.ts';
 
 /**
  * The upgrade game (spec §2, §4, §9): stake one inventory item and a multiplier; with probability
@@ -24,7 +24,7 @@ export const UpgradeConfigResponse = Type.Object({
 });
 export type UpgradeConfigResponse = Static<typeof UpgradeConfigResponse>;
 
-const ItemId = Type.String({ minLength: 1, maxLength: 64 });
+const ItemId = SafeText({ minLength: 1, maxLength: 64 });
 
 /**
  * POST /upgrade/roll. `coef` must be one of UPGRADE_MULTIPLIERS (400 INVALID_COEF; a string or a missing
@@ -127,7 +127,7 @@ export type UpgradeOptionsResponse = Static<typeof UpgradeOptionsResponse>;
 /** GET /upgrade/history?page=&limit=: the player's upgrades, newest first (defaults page 1, limit 20). */
 export const UpgradeHistoryQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    page: Type.Optional(PageNumber),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   },
   { additionalProperties: false },
