@@ -14,6 +14,7 @@ import type { App, AppContext } from './context.ts';
 import { openDatabase, type OpenedDatabase } from './db/index.ts';
 import { TokenService } from './auth/tokens.ts';
 import { HttpError } from './lib/errors.ts';
+import { startIdempotencySweeper } from './lib/idempotency.ts';
 import { generateDemoBotToken, generateJwtSecret, sharedSecret } from './secrets.ts';
 import { seedDemoUser } from './demo.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -139,6 +140,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // the seed may have changed prices or weights (another RTP): instances already running drop their copy
   await announceCatalogueChange(bus, 'seeded at start');
   const payments = createPayments(ctx, app.log);
+  // stored Idempotency-Keys live 24 hours: swept periodically from start to close
+  const keySweeper = startIdempotencySweeper(db, app.log);
   const battleClock = new BattleClock(ctx, app.log);
   // Graceful close waits for the requests in flight: a request counts from the moment Node has read its
   // headers (the raw 'request' event, before any hook) until its connection is done with it and, when the
@@ -176,6 +179,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     while (waiting.size > 0) await Promise.all([...waiting]);
   });
   app.addHook('onClose', async () => {
+    await keySweeper.stop();
     await battleClock.close();
     await payments.stop();
     await bus.close();

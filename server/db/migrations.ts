@@ -319,4 +319,22 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX upgrades_time_idx ON upgrades (created_at)`.execute(db);
     },
   },
+
+  '0009_payment_skips_key_expiry': {
+    async up(db: Kysely<unknown>) {
+      // Transfers into a receiving wallet the watcher read and did not credit (not ours, unreadable, bounced,
+      // an absurd amount...): recorded once by their external id, so an operator can look one up, and the
+      // watcher moves past it instead of stopping.
+      await sql`
+        CREATE TABLE payment_skips (
+          external_id TEXT PRIMARY KEY,
+          method TEXT NOT NULL,
+          reason TEXT NOT NULL,
+          detail TEXT NOT NULL,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+      // the idempotency key sweeper deletes by age
+      await sql`CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)`.execute(db);
+    },
+  },
 };

@@ -161,6 +161,17 @@ export interface PaymentCursorsTable {
   updated_at: Timestamp;
 }
 
+/** A transfer a payment watcher read and did not credit, recorded once (server/payments/ton-watcher.ts). */
+export interface PaymentSkipsTable {
+  /** ton:<transaction hash hex>, or ton:raw:<sha256 of the transaction's JSON> when it has no readable hash */
+  external_id: string;
+  method: string;
+  reason: string;
+  /** the transaction as read, JSON with every unsafe character escaped, cut to a few KB */
+  detail: string;
+  created_at: Timestamp;
+}
+
 export type DepositInvoiceStatus = 'creating' | 'active' | 'failed' | 'paid';
 
 /** Invoices asked of a provider (Crypto Pay, or the demo provider). */
@@ -308,6 +319,7 @@ export interface Database {
   openings: OpeningsTable;
   deposit_comments: DepositCommentsTable;
   payment_cursors: PaymentCursorsTable;
+  payment_skips: PaymentSkipsTable;
   deposit_invoices: DepositInvoicesTable;
   withdrawals: WithdrawalsTable;
   idempotency_keys: IdempotencyKeysTable;
