@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { Address } from '@ton/core';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { isSafeText } from '../../contract/common.ts';
 import { firstCommentIssuedAt, userByComment } from './comments.ts';
 import { creditDeposit } from './credit.ts';
 import { parseCommentPayload } from './ton-comment.ts';
@@ -28,30 +30,57 @@ export interface IncomingTransfer {
 export type Classified = { transfer: IncomingTransfer } | { skip: string };
 
 /**
+ * The largest single transfer credited: 100 million TON, some 2% of all TON there is. A larger value is
+ * absurd (or an attempt to overflow a balance) and is skipped and recorded for an operator instead.
+ */
+export const MAX_TRANSFER_NANO = 100_000_000n * 1_000_000_000n;
+
+/** The longest comment that can name a player (ours are 13 characters); longer ones are not ours. */
+const MAX_COMMENT_LENGTH = 64;
+
+/**
  * Decides whether a toncenter transaction of the receiving wallet is a creditable incoming transfer:
  * an internal message to this address carrying nanoTON and a text comment, not bounced, with no
- * out-messages (a bounce back or anything the wallet sent) and not aborted.
+ * out-messages (a bounce back or anything the wallet sent) and not aborted. Anything else, and anything
+ * unreadable (wrong types, garbage body, a comment with a NUL or a lone surrogate, an absurd amount), is
+ * "not ours": a skip with its reason. Never throws, whatever the transaction holds.
  */
 export function classifyTransaction(tx: ToncenterTransaction, account: Address): Classified {
+  try {
+    return classify(tx, account);
+  } catch {
+    return { skip: 'unreadable transaction' };
+  }
+}
+
+function classify(tx: ToncenterTransaction, account: Address): Classified {
+  if (typeof tx !== 'object' || tx === null) return { skip: 'unreadable transaction' };
   const msg = tx.in_msg;
-  if (!msg || !msg.source) return { skip: 'no internal in-message' };
-  if (!msg.destination || !sameAddress(msg.destination, account)) return { skip: 'not to this address' };
+  if (!msg || typeof msg !== 'object' || !msg.source) return { skip: 'no internal in-message' };
+  const source = rawAddress(msg.source);
+  if (source === null) return { skip: 'unreadable sender' };
+  if (typeof msg.destination !== 'string' || !sameAddress(msg.destination, account))
+    return { skip: 'not to this address' };
   if (msg.bounced) return { skip: 'bounced' };
+  if (tx.out_msgs !== undefined && tx.out_msgs !== null && !Array.isArray(tx.out_msgs))
+    return { skip: 'unreadable out-messages' };
   if ((tx.out_msgs?.length ?? 0) > 0) return { skip: 'has out-messages' };
   if (tx.description?.aborted) return { skip: 'aborted' };
-  if (!msg.value || !/^\d+$/.test(msg.value)) return { skip: 'no value' };
+  if (typeof msg.value !== 'string' || !/^\d{1,40}$/.test(msg.value)) return { skip: 'no value' };
   const amountNano = BigInt(msg.value);
   if (amountNano <= 0n) return { skip: 'zero value' };
+  if (amountNano > MAX_TRANSFER_NANO) return { skip: 'amount out of range' };
   const comment = messageComment(msg.message_content);
   if (comment === null) return { skip: 'no text comment' };
-  const hashHex = normalizeTxHash(tx.hash);
+  if (!isSafeText(comment, MAX_COMMENT_LENGTH)) return { skip: 'comment not ours' };
+  const hashHex = typeof tx.hash === 'string' ? normalizeTxHash(tx.hash) : null;
   if (!hashHex) return { skip: 'unreadable hash' };
-  return { transfer: { hashHex, lt: BigInt(tx.lt), comment, amountNano, source: msg.source } };
+  return { transfer: { hashHex, lt: BigInt(tx.lt), comment, amountNano, source } };
 }
 
 /** The text comment of a message: toncenter's decoded one, else read from the body cell itself. */
 function messageComment(content: ToncenterMessage['message_content']): string | null {
-  if (!content) return null;
+  if (!content || typeof content !== 'object') return null;
   const decoded = content.decoded;
   if (decoded && decoded.type === 'text_comment' && typeof decoded.comment === 'string')
     return decoded.comment;
@@ -65,6 +94,43 @@ function sameAddress(text: string, account: Address): boolean {
   } catch {
     return false;
   }
+}
+
+function rawAddress(text: unknown): string | null {
+  if (typeof text !== 'string' || text.length > 100) return null;
+  try {
+    return Address.parse(text).toRawString();
+  } catch {
+    return null;
+  }
+}
+
+/** The id a skipped transaction is recorded under: ton:<hash hex>, or a digest of its JSON when unreadable. */
+export function skipIdOf(tx: unknown): string {
+  const hash = typeof tx === 'object' && tx !== null ? (tx as { hash?: unknown }).hash : undefined;
+  const hex = typeof hash === 'string' ? normalizeTxHash(hash) : null;
+  if (hex) return `ton:${hex}`;
+  return `ton:raw:${createHash('sha256').update(safeJson(tx)).digest('hex')}`;
+}
+
+/** JSON of anything, with every character outside printable ASCII escaped (no NUL, no lone surrogate). */
+function safeJson(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'null';
+  } catch {
+    text = '"<not serializable>"';
+  }
+  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A database error caused by the data of one transaction (SQLSTATE class 22, data exception, or 23,
+ * integrity violation) rather than by the database being away: such a transaction is skipped.
+ */
+function isDataError(err: unknown): boolean {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 
 /** A transaction hash (base64, base64url or hex of 32 bytes) as lower-case hex; null when it is none of them. */
@@ -187,8 +253,9 @@ export class TonWatcher {
           : { ...base, startLt: cursor + 1n };
       const page = await fetchTransactions(this.options.toncenter, query, this.abort.signal);
       if (this.stopped) break;
+      for (const tx of page.transactions) if (!hasLt(tx)) await this.recordSkip(tx, 'no logical time');
       const txs = page.transactions
-        .filter((tx) => cursor === null || BigInt(tx.lt) > cursor)
+        .filter((tx) => hasLt(tx) && (cursor === null || BigInt(tx.lt) > cursor))
         .sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0));
       let last: bigint | null = null;
       try {
@@ -206,31 +273,47 @@ export class TonWatcher {
     return { seen, credited };
   }
 
+  /**
+   * Credits one transaction if it is a transfer to a player, or records it once in payment_skips as not
+   * ours. Only the database being unreachable makes it throw (the poll then retries from the cursor): a
+   * transaction's own content can never stop the watcher.
+   */
   private async settle(tx: ToncenterTransaction): Promise<boolean> {
     const verdict = classifyTransaction(tx, this.account);
     if ('skip' in verdict) {
-      if (verdict.skip === 'aborted' || verdict.skip === 'bounced' || verdict.skip === 'has out-messages') {
-        this.options.log?.info(
-          { tx: tx.hash, reason: verdict.skip },
-          'TON watcher: transaction not credited',
-        );
-      }
+      // the wallet's own outgoing transactions are not deposits at all: nothing to record
+      if (verdict.skip !== 'no internal in-message') await this.recordSkip(tx, verdict.skip);
       return false;
     }
     const t = verdict.transfer;
     const userId = await userByComment(this.ctx.db, t.comment);
     if (userId === null) {
-      this.options.log?.info(
-        { tx: t.hashHex, comment: t.comment.slice(0, 64) },
-        'TON watcher: unknown comment',
-      );
+      await this.recordSkip(tx, 'unknown comment');
       return false;
     }
-    return creditDeposit(
-      this.ctx,
-      { userId, amountNano: t.amountNano, method: 'ton', externalId: `ton:${t.hashHex}`, ref: t.source },
-      this.options.log,
-    );
+    try {
+      return await creditDeposit(
+        this.ctx,
+        { userId, amountNano: t.amountNano, method: 'ton', externalId: `ton:${t.hashHex}`, ref: t.source },
+        this.options.log,
+      );
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      await this.recordSkip(tx, 'refused by the database');
+      return false;
+    }
+  }
+
+  /** Records a transaction that was not credited, once (by its external id); logs it the first time. */
+  async recordSkip(tx: unknown, reason: string): Promise<void> {
+    const externalId = skipIdOf(tx);
+    const inserted = await this.ctx.db
+      .insertInto('payment_skips')
+      .values({ external_id: externalId, method: 'ton', reason, detail: safeJson(tx).slice(0, 4000) })
+      .onConflict((oc) => oc.column('external_id').doNothing())
+      .returning('external_id')
+      .executeTakeFirst();
+    if (inserted) this.options.log?.info({ tx: externalId, reason }, 'TON watcher: transaction not credited');
   }
 
   private async readCursor(): Promise<bigint | null> {
@@ -265,4 +348,9 @@ export class TonWatcher {
     const from = Math.min(first ? first.getTime() : Date.now(), Date.now());
     return Math.max(0, Math.floor(from / 1000) - 3600);
   }
+}
+
+function hasLt(tx: unknown): tx is ToncenterTransaction {
+  const lt = typeof tx === 'object' && tx !== null ? (tx as { lt?: unknown }).lt : undefined;
+  return typeof lt === 'string' && /^\d{1,20}$/.test(lt);
 }
