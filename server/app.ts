@@ -209,6 +209,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   app.addHook('onClose', async () => socketErrors.flush());
+  // a socket path asked for as plain HTTP: say that it wants a WebSocket upgrade (426), in JSON
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.ws === false && request.routeOptions.url?.startsWith(`${API_PREFIX}/ws/`)) {
+      void reply.header('upgrade', 'websocket');
+      throw new HttpError(426, 'UPGRADE_REQUIRED', 'This is a WebSocket endpoint: connect with a WebSocket');
+    }
+  });
 
   await app.register(
     async (api) => {
@@ -293,6 +300,11 @@ function installErrorHandling(app: App): void {
       status = 400;
       code = 'INVALID_JSON';
       message = 'The request body is not valid JSON';
+    } else if (isMissingPlayer(err) && typeof request.userId === 'bigint') {
+      // a validly signed session of a player who does not exist (any more): what they referenced is missing
+      status = 401;
+      code = 'USER_UNKNOWN';
+      message = 'The signed-in user does not exist';
     } else if (databaseBusy(err)) {
       // the pool stayed busy past its wait, or a statement ran past its limit: nothing was committed,
       // so the client may try again (the app does, with the same Idempotency-Key)
@@ -316,6 +328,14 @@ function installErrorHandling(app: App): void {
       .status(status)
       .send({ statusCode: status, error: reasonPhrase(status), code, message, retryAfter });
   });
+}
+
+/** A foreign-key violation (23503) naming a player that is not in the users table. */
+function isMissingPlayer(err: { code?: string; constraint?: unknown; detail?: unknown }): boolean {
+  if (err.code !== '23503') return false;
+  const constraint = typeof err.constraint === 'string' ? err.constraint : '';
+  const detail = typeof err.detail === 'string' ? err.detail : '';
+  return /(^|_)(user|creator)_id_fkey$/.test(constraint) || detail.includes('table "users"');
 }
 
 /**

@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parse } from '@telegram-apps/init-data-node';
+import { isSafeText } from '../../contract/common.ts';
 
 export interface TelegramUser {
   id: bigint;
@@ -10,18 +12,32 @@ export interface TelegramUser {
   isPremium: boolean;
 }
 
-interface LaunchUser {
-  id: number;
-  first_name: string;
-  last_name?: string;
-  username?: string;
-  photo_url?: string;
-  language_code?: string;
-  is_premium?: boolean;
+export type InitDataFailure =
+  | 'HASH_MISSING'
+  | 'HASH_INVALID'
+  | 'MALFORMED'
+  | 'AUTH_DATE_INVALID'
+  | 'AUTH_DATE_FUTURE'
+  | 'EXPIRED'
+  | 'USER_MISSING'
+  | 'USER_INVALID';
+
+/** The fields of launch data we read, as the library's parser gives them (snake case). */
+interface ParsedLaunchData {
+  auth_date: Date;
+  user?: {
+    id: number;
+    first_name: string;
+    last_name?: string;
+    username?: string;
+    photo_url?: string;
+    language_code?: string;
+    is_premium?: boolean;
+  };
 }
 
-export type InitDataFailure =
-  'HASH_MISSING' | 'HASH_INVALID' | 'AUTH_DATE_INVALID' | 'EXPIRED' | 'USER_MISSING';
+/** How far in the future `auth_date` may be (clocks differ a little); later launch data is refused. */
+export const AUTH_DATE_SKEW_SECONDS = 60;
 
 export class InitDataError extends Error {
   constructor(readonly reason: InitDataFailure) {
@@ -29,9 +45,12 @@ export class InitDataError extends Error {
       {
         HASH_MISSING: 'launch data has no hash',
         HASH_INVALID: 'launch data signature is invalid',
+        MALFORMED: 'launch data is malformed',
         AUTH_DATE_INVALID: 'launch data has no valid auth_date',
+        AUTH_DATE_FUTURE: 'launch data is dated in the future',
         EXPIRED: 'launch data is too old',
         USER_MISSING: 'launch data has no user',
+        USER_INVALID: 'launch data has an invalid user',
       }[reason],
     );
     this.name = 'InitDataError';
@@ -43,9 +62,14 @@ export class InitDataError extends Error {
  *
  * secret = HMAC-SHA256(key "WebAppData", bot token); the data-check string is every `key=value` pair but
  * `hash`, sorted by key and joined by newlines; its hex HMAC under the secret must equal `hash`.
- * The comparison is constant-time. (@telegram-apps/init-data-node signs our demo and test launch data, but
- * its `validate` compares the hashes with `!==` and its parser requires the newer `signature` field, so the
- * check is done here; the unit tests hold it to the library's `isValid` and to an independent signer.)
+ * The comparison is constant-time. @telegram-apps/init-data-node signs our demo and test launch data, but
+ * its `validate` compares the hashes with `!==`, so the check is done here on the raw text; once it holds,
+ * the library's parser reads the fields (its schema wants Telegram's newer `signature` field, which only
+ * third parties need: launch data without one is parsed as if it were empty).
+ *
+ * Refused: a bad or missing hash, malformed fields, `auth_date` older than maxAgeSeconds or more than
+ * AUTH_DATE_SKEW_SECONDS in the future, and a user whose id is not a positive integer Telegram can issue
+ * (at most 52 significant bits, Telegram says: a safe integer here) or whose names are not safe text.
  */
 export function validateInitData(
   raw: string,
@@ -66,46 +90,38 @@ export function validateInitData(
     throw new InitDataError('HASH_INVALID');
   }
 
-  const authDate = Number(params.get('auth_date'));
-  if (!Number.isInteger(authDate) || authDate <= 0) throw new InitDataError('AUTH_DATE_INVALID');
-  if (maxAgeSeconds > 0 && now.getTime() / 1000 - authDate > maxAgeSeconds)
-    throw new InitDataError('EXPIRED');
-
-  const user = parseUser(params.get('user'));
-  if (!user) throw new InitDataError('USER_MISSING');
-  // JSON.parse reads the id as a number; read it again from the text so ids past 2^53 stay exact.
-  const idText = /"id"\s*:\s*(\d+)/.exec(params.get('user') ?? '')?.[1];
-  return {
-    id: BigInt(idText ?? user.id),
-    firstName: user.first_name,
-    lastName: user.last_name ?? null,
-    username: user.username ?? null,
-    photoUrl: user.photo_url ?? null,
-    languageCode: user.language_code ?? null,
-    isPremium: user.is_premium ?? false,
-  };
-}
-
-function parseUser(json: string | null): LaunchUser | null {
-  if (!json) return null;
-  let value: unknown;
+  let data: ParsedLaunchData;
   try {
-    value = JSON.parse(json);
+    const fields = new URLSearchParams(params);
+    if (!fields.has('signature')) fields.set('signature', '');
+    data = parse(fields) as ParsedLaunchData;
   } catch {
-    return null;
+    throw new InitDataError('MALFORMED');
   }
-  if (typeof value !== 'object' || value === null) return null;
-  const u = value as Record<string, unknown>;
-  if (typeof u.id !== 'number' || !Number.isInteger(u.id) || u.id <= 0) return null;
-  if (typeof u.first_name !== 'string') return null;
-  const text = (k: string) => (typeof u[k] === 'string' && u[k] !== '' ? (u[k] as string) : undefined);
+
+  const authDate = data.auth_date.getTime() / 1000;
+  if (!Number.isInteger(authDate) || authDate <= 0) throw new InitDataError('AUTH_DATE_INVALID');
+  const nowSeconds = now.getTime() / 1000;
+  if (authDate - nowSeconds > AUTH_DATE_SKEW_SECONDS) throw new InitDataError('AUTH_DATE_FUTURE');
+  if (maxAgeSeconds > 0 && nowSeconds - authDate > maxAgeSeconds) throw new InitDataError('EXPIRED');
+
+  const user = data.user;
+  if (!user) throw new InitDataError('USER_MISSING');
+  if (!Number.isSafeInteger(user.id) || user.id <= 0) throw new InitDataError('USER_INVALID');
+  const text = (value: unknown, max: number): string | null => {
+    if (typeof value !== 'string' || value === '') return null;
+    if (!isSafeText(value)) throw new InitDataError('USER_INVALID');
+    return value.slice(0, max);
+  };
+  const firstName = text(user.first_name, 128);
+  if (firstName === null) throw new InitDataError('USER_INVALID');
   return {
-    id: u.id,
-    first_name: u.first_name.slice(0, 128),
-    last_name: text('last_name')?.slice(0, 128),
-    username: text('username')?.slice(0, 64),
-    photo_url: text('photo_url')?.slice(0, 512),
-    language_code: text('language_code')?.slice(0, 16),
-    is_premium: u.is_premium === true,
+    id: BigInt(user.id),
+    firstName,
+    lastName: text(user.last_name, 128),
+    username: text(user.username, 64),
+    photoUrl: text(user.photo_url, 512),
+    languageCode: text(user.language_code, 16),
+    isPremium: user.is_premium === true,
   };
 }

@@ -1,5 +1,8 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 
+/** The largest id a session may name: int64's maximum (users.id is a BIGINT). */
+export const MAX_USER_ID = 2n ** 63n - 1n;
+
 /** Signed, expiring session tokens (HS256). The subject is the Telegram user id. */
 export class TokenService {
   private readonly key: Uint8Array;
@@ -24,8 +27,10 @@ export class TokenService {
   async verify(token: string): Promise<bigint | 'expired' | 'invalid'> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (!payload.sub || !/^\d+$/.test(payload.sub)) return 'invalid';
-      return BigInt(payload.sub);
+      // a player id: a positive integer that fits the database's BIGINT
+      if (!payload.sub || !/^[1-9]\d{0,18}$/.test(payload.sub)) return 'invalid';
+      const id = BigInt(payload.sub);
+      return id <= MAX_USER_ID ? id : 'invalid';
     } catch (err) {
       return err instanceof errors.JWTExpired ? 'expired' : 'invalid';
     }

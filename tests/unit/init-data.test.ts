@@ -39,14 +39,51 @@ describe('Telegram launch data validation', () => {
     expect(isValid(raw, TOKEN, { expiresIn: 0 })).toBe(true);
   });
 
-  it('keeps Telegram ids beyond 2^53 exact (signed by an independent implementation)', () => {
-    const userJson = '{"id":9007199254740993,"first_name":"Big"}';
-    const authDate = String(Math.floor(now.getTime() / 1000));
-    const pairs = [`auth_date=${authDate}`, `user=${userJson}`].sort().join('\n');
+  /** Launch data signed by an independent implementation (no library), for user JSON of our choosing. */
+  function independentlySigned(userJson: string, authDate = now): string {
+    const date = String(Math.floor(authDate.getTime() / 1000));
+    const pairs = [`auth_date=${date}`, `user=${userJson}`].sort().join('\n');
     const secret = createHmac('sha256', 'WebAppData').update(TOKEN).digest();
     const hash = createHmac('sha256', secret).update(pairs).digest('hex');
-    const raw = new URLSearchParams({ user: userJson, auth_date: authDate, hash }).toString();
-    expect(validateInitData(raw, TOKEN, 86400, now).id).toBe(9007199254740993n);
+    return new URLSearchParams({ user: userJson, auth_date: date, hash }).toString();
+  }
+
+  it('reads large Telegram ids exactly and refuses ids Telegram cannot issue (above 2^53, int64 or not integers)', () => {
+    // Telegram ids have at most 52 significant bits; launch data without the newer `signature` field is fine
+    expect(
+      validateInitData(independentlySigned('{"id":4503599627370497,"first_name":"Big"}'), TOKEN, 86400, now)
+        .id,
+    ).toBe(4503599627370497n);
+    for (const id of ['9007199254740993', '99999999999999999999', '-5', '0', '1.5', '"12"', '1e400']) {
+      expect(
+        reason(() =>
+          validateInitData(independentlySigned(`{"id":${id},"first_name":"X"}`), TOKEN, 86400, now),
+        ),
+      ).toMatch(/USER_INVALID|MALFORMED/);
+    }
+  });
+
+  it('refuses a signed user whose names hold a NUL or a lone surrogate, and malformed user JSON', () => {
+    expect(
+      reason(() =>
+        validateInitData(independentlySigned('{"id":5,"first_name":"a\\u0000b"}'), TOKEN, 86400, now),
+      ),
+    ).toBe('USER_INVALID');
+    expect(
+      reason(() =>
+        validateInitData(independentlySigned('{"id":5,"first_name":"a\\ud800b"}'), TOKEN, 86400, now),
+      ),
+    ).toBe('USER_INVALID');
+    expect(reason(() => validateInitData(independentlySigned('{"id":5,'), TOKEN, 86400, now))).toBe(
+      'MALFORMED',
+    );
+  });
+
+  it('refuses auth_date in the future beyond a small clock skew', () => {
+    const soon = new Date(now.getTime() + 30 * 1000);
+    expect(reason(() => validateInitData(signed(soon), TOKEN, 86400, now))).toBe('accepted');
+    const later = new Date(now.getTime() + 3600 * 1000);
+    expect(reason(() => validateInitData(signed(later), TOKEN, 86400, now))).toBe('AUTH_DATE_FUTURE');
   });
 
   it('rejects a tampered hash', () => {
