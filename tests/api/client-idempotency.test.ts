@@ -4,6 +4,7 @@ import type { OpenCaseResponse, OpenMultipleResponse } from '../../contract/case
 import { parseTon } from '../../contract/money.ts';
 import type { SellResponse, WithdrawResponse } from '../../contract/inventory.ts';
 import type { UpgradeRollResponse } from '../../contract/upgrade.ts';
+import type { BattleSeatResponse } from '../../contract/battles.ts';
 import { createApiClient, retryAfterSeconds, type ApiClient } from '../../src/api/client.ts';
 import { createMemoryStorage } from '../../src/lib/storage.ts';
 import { TON } from './games.ts';
@@ -248,6 +249,55 @@ describe('money requests from the app client survive lost answers', { timeout: 1
     expect(next.key).not.toBe(tries[0]!.key);
     expect(parseTon(first.balance)).toBeGreaterThan(0n);
     expect((await books()).held('cake')).toBe(0);
+  });
+});
+
+describe('battle seats from the app client survive lost answers', { timeout: 120_000 }, () => {
+  it('creates a battle once and joins it once, each retried with its key', async () => {
+    const server = await startServer();
+    const lossy = new Set(['POST /api/battles']);
+    const proxy = await lossyProxy(server.baseUrl, lossy);
+    const clientOf = (id: number) =>
+      createApiClient({
+        baseURL: `${proxy.origin}/api`,
+        storage: createMemoryStorage(),
+        getInitData: () => signLaunchData({ id, first_name: `B${id}` }),
+      });
+    try {
+      const creator = clientOf(USER + 10);
+      const joiner = clientOf(USER + 11);
+      await creator.startSession();
+      await joiner.startSession();
+      await setBalance(server, USER + 10, 20n * TON);
+      await setBalance(server, USER + 11, 20n * TON);
+      const made = await creator.money<BattleSeatResponse>('/battles', {
+        body: { format: '1v1', mode: 'normal', caseIds: ['starter'] },
+      });
+      const creates = proxy.seen.filter((s) => s.path === '/api/battles');
+      expect(creates.map((s) => s.lost)).toEqual([true, false]);
+      expect(creates[1]!.key).toBe(creates[0]!.key);
+      expect(JSON.parse(creates[0]!.answer)).toEqual(made);
+
+      const joinPath = `/api/battles/${made.battle.id}/join`;
+      lossy.add(`POST ${joinPath}`);
+      const joined = await joiner.money<BattleSeatResponse>(`/battles/${made.battle.id}/join`, { body: {} });
+      const joins = proxy.seen.filter((s) => s.path === joinPath);
+      expect(joins.map((s) => s.lost)).toEqual([true, false]);
+      expect(joins[1]!.key).toBe(joins[0]!.key);
+      expect(joins[1]!.status).toBe(200);
+      expect(joined.battle.id).toBe(made.battle.id);
+
+      // one debit each, whatever the retries
+      const seats = await server.built.ctx.db
+        .selectFrom('ledger')
+        .select(['user_id'])
+        .where('kind', '=', 'battle_seat')
+        .execute();
+      expect(seats.map((r) => r.user_id).sort()).toEqual([BigInt(USER + 10), BigInt(USER + 11)]);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import type {
   CreateBattleRequest,
   JoinBattleRequest,
 } from '../../../contract/battles.ts';
-import { API_BASE, api, newIdempotencyKey } from '../../api';
+import { API_BASE, api } from '../../api';
 import { feedSocketUrl } from '../../api/feed-socket';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
@@ -29,21 +29,17 @@ export const fetchHistory = async (): Promise<Battle[]> =>
 export const fetchBattle = async (id: string): Promise<Battle> =>
   (await api.request<BattleResponse>(`/battles/${id}`)).battle;
 
-/** POST /battles: the creator's seat, debited once even if retried (Idempotency-Key). */
+/**
+ * POST /battles: the creator's seat, debited once. A money request: one Idempotency-Key for the tap, kept
+ * across the re-login retry and the retries of a lost answer.
+ */
 export function createBattle(body: CreateBattleRequest): Promise<BattleSeatResponse> {
-  return api.request<BattleSeatResponse>('/battles', {
-    method: 'POST',
-    body,
-    headers: { 'Idempotency-Key': newIdempotencyKey() },
-  });
+  return api.money<BattleSeatResponse>('/battles', { body });
 }
 
+/** POST /battles/:id/join: a seat, debited once (a money request, like createBattle). */
 export function joinBattle(id: string, body: JoinBattleRequest = {}): Promise<BattleSeatResponse> {
-  return api.request<BattleSeatResponse>(`/battles/${id}/join`, {
-    method: 'POST',
-    body,
-    headers: { 'Idempotency-Key': newIdempotencyKey() },
-  });
+  return api.money<BattleSeatResponse>(`/battles/${id}/join`, { body });
 }
 
 export function fillWithBots(id: string): Promise<BattleResponse> {
