@@ -1,7 +1,9 @@
-// Build-time raster copies of the case art: each SVG in assets/cases becomes AVIF and WebP at the size of its
-// slot on the case list, at 1x and 2x, under the hashed /static folder (cached for a year). The client gets
-// the file names through the virtual module `virtual:art-variants`, and index.html preloads the pictures of
-// the first cases on screen, so the first screen's largest pictures start loading with the page itself.
+// Build-time raster copies of the case and item art: each SVG in assets/cases and assets/items becomes AVIF
+// and WebP at the size of its slot, at 1x and 2x, under the hashed /static folder (cached for a year). The
+// client gets the file names through the virtual module `virtual:art-variants`: pages show the copies, the
+// scene runtime bakes the WebP ones (a worker decodes them itself; an SVG needs the main thread), and
+// index.html preloads the pictures of the first cases on screen, so the first screen's largest pictures
+// start loading with the page itself.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +12,13 @@ import type { Plugin } from 'vite';
 
 /** CSS pixels of a case picture on the case list (two columns on a 390 px wide phone). */
 export const CASE_ART_SLOT_PX = 160;
+/** CSS pixels of the largest item picture: a roulette card's art (a 130 px card less its padding). */
+export const ITEM_ART_SLOT_PX = 128;
+/** Which folders of the art have copies made, and their slot. */
+const FOLDERS = [
+  { folder: 'cases', slot: CASE_ART_SLOT_PX },
+  { folder: 'items', slot: ITEM_ART_SLOT_PX },
+] as const;
 const SCALES = [1, 2] as const;
 const FORMATS = ['avif', 'webp'] as const;
 type Format = (typeof FORMATS)[number];
@@ -43,33 +52,42 @@ export function artImages({ assetsDir, preload }: Options): Plugin {
     },
     async buildStart() {
       if (!building) return; // the dev server shows the SVGs themselves
-      const dir = join(assetsDir, 'cases');
-      for (const name of readdirSync(dir)
-        .filter((f) => f.endsWith('.svg'))
-        .sort()) {
-        const svg = readFileSync(join(dir, name));
-        const id = name.replace(/\.svg$/, '');
-        const entry = {} as Record<Format, string>;
-        for (const format of FORMATS) {
-          const set: string[] = [];
-          for (const scale of SCALES) {
-            const px = CASE_ART_SLOT_PX * scale;
-            const image = sharp(svg, { density: 72 * Math.ceil(px / 64) }).resize(px, px, {
-              fit: 'contain',
-              background: { r: 0, g: 0, b: 0, alpha: 0 },
-            });
-            const source =
-              format === 'avif'
-                ? await image.avif({ quality: 60, effort: 2 }).toBuffer()
-                : await image.webp({ quality: 82, alphaQuality: 90, effort: 4 }).toBuffer();
-            const hash = createHash('sha256').update(source).digest('hex').slice(0, 8);
-            const fileName = `${assetsSubdir}/art/${id}-${px}.${hash}.${format}`;
-            files.push({ fileName, source });
-            set.push(`${base}${fileName} ${scale}x`);
-          }
-          entry[format] = set.join(', ');
+      // one folder after the other, each picture's four copies at once (sharp works on its own threads)
+      for (const { folder, slot } of FOLDERS) {
+        const dir = join(assetsDir, folder);
+        const names = readdirSync(dir)
+          .filter((f) => f.endsWith('.svg'))
+          .sort();
+        for (const name of names) {
+          const svg = readFileSync(join(dir, name));
+          const id = name.replace(/\.svg$/, '');
+          const made = await Promise.all(
+            FORMATS.flatMap((format) =>
+              SCALES.map(async (scale) => {
+                const px = slot * scale;
+                const image = sharp(svg, { density: 72 * Math.ceil(px / 64) }).resize(px, px, {
+                  fit: 'contain',
+                  background: { r: 0, g: 0, b: 0, alpha: 0 },
+                });
+                const source =
+                  format === 'avif'
+                    ? await image.avif({ quality: 60, effort: 2 }).toBuffer()
+                    : await image.webp({ quality: 82, alphaQuality: 90, effort: 4 }).toBuffer();
+                const hash = createHash('sha256').update(source).digest('hex').slice(0, 8);
+                const fileName = `${assetsSubdir}/art/${folder}/${id}-${px}.${hash}.${format}`;
+                files.push({ fileName, source });
+                return { format, entry: `${base}${fileName} ${scale}x` };
+              }),
+            ),
+          );
+          const entry = {} as Record<Format, string>;
+          for (const format of FORMATS)
+            entry[format] = made
+              .filter((m) => m.format === format)
+              .map((m) => m.entry)
+              .join(', ');
+          variants[`/assets/${folder}/${name}`] = entry;
         }
-        variants[`/assets/cases/${name}`] = entry;
       }
     },
     resolveId(id) {

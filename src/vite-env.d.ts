@@ -12,7 +12,7 @@ interface ImportMeta {
 }
 
 declare module 'virtual:art-variants' {
-  /** Raster copies of case art made at build time: art URL → srcset by format (empty in dev). */
+  /** Raster copies of case and item art made at build time: art URL → srcset by format (empty in dev). */
   const variants: Record<string, { avif: string; webp: string }>;
   export default variants;
 }

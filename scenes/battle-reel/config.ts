@@ -39,9 +39,9 @@ export interface BattleReelConfig {
 }
 
 export const battleReelConfig: BattleReelConfig = {
-  durationMs: 3_000,
+  durationMs: 3000,
   loops: 3,
-  reducedMotionDurationMs: 1_200,
+  reducedMotionDurationMs: 1200,
   reducedMotionLoops: 0,
   startLeadMs: 30,
   ease: 'power3.out',

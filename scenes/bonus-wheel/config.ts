@@ -50,10 +50,10 @@ export interface BonusWheelConfig {
 
 export const bonusWheelConfig: BonusWheelConfig = {
   segmentCount: 12,
-  durationMs: 3_000,
+  durationMs: 3000,
   minTurns: 5,
   maxTurns: 7,
-  reducedMotionDurationMs: 1_200,
+  reducedMotionDurationMs: 1200,
   reducedMotionTurns: 1,
   ease: 'power3.out',
   direction: 'clockwise',

@@ -47,10 +47,10 @@ export interface ChanceWheelConfig {
 }
 
 export const chanceWheelConfig: ChanceWheelConfig = {
-  durationMs: 5_000,
+  durationMs: 5000,
   turns: 5,
   resultDelayMs: 500,
-  reducedMotionDurationMs: 1_500,
+  reducedMotionDurationMs: 1500,
   reducedMotionTurns: 1,
   ease: 'power3.out',
   direction: 'clockwise',

@@ -49,8 +49,8 @@ export interface RouletteConfig {
 }
 
 export const rouletteConfig: RouletteConfig = {
-  durationMs: 10_000,
-  reducedMotionDurationMs: 3_000,
+  durationMs: 10000,
+  reducedMotionDurationMs: 3000,
   startLeadMs: 50,
   reducedMotionCards: 8,
   itemWidth: 130,

@@ -94,9 +94,13 @@ test('an exported config, imported back, reproduces the same motion', async ({ p
   await page.getByTestId('debug-replay-on-change').uncheck();
   const defaults = await samples(page);
 
-  // tune: a longer spin, another curve (dragging a control point), one more loop
+  // tune in the panel (a number is applied when typed and confirmed): a longer spin, one more loop,
+  // another curve (dragging a control point)
   await page.locator('#debug-field-durationMs-input').fill('1700');
+  await page.locator('#debug-field-durationMs-input').press('Enter');
   await page.locator('#debug-field-loops-input').fill('4');
+  await page.locator('#debug-field-loops-input').press('Enter');
+  await expect.poll(async () => (await config(page)).loops).toBe(4);
   const handle = page.getByTestId('debug-ease-handle-1');
   await handle.scrollIntoViewIfNeeded();
   const box = (await handle.boundingBox())!;
@@ -123,10 +127,10 @@ test('an exported config, imported back, reproduces the same motion', async ({ p
   const file = readFileSync((await download.path())!, 'utf8');
   expect(file).toContain('export interface BattleReelConfig {');
   expect(file).toContain('export const battleReelConfig: BattleReelConfig = {');
-  expect(file).toContain('  durationMs: 1_700,');
+  expect(file).toContain('  durationMs: 1700,');
   expect(file).toContain('  loops: 4,');
   expect(file).toContain(`  ease: '${String(tunedConfig.ease)}',`);
-  await expect(page.getByTestId('debug-export-text')).toContainText('durationMs: 1_700,');
+  await expect(page.getByTestId('debug-export-text')).toContainText('durationMs: 1700,');
 
   // back to the defaults: the motion is the default one again
   await page.getByTestId('debug-reset').click();

@@ -77,7 +77,7 @@ describe('debug scene switcher: config export and import', () => {
     });
   }
 
-  it('writes colours in hex and long integers with separators, like the config files', () => {
+  it('writes colours in hex and plain numbers, like the config files', () => {
     const text = formatConfigStatement(
       {
         durationMs: 12_500,
@@ -91,7 +91,7 @@ describe('debug scene switcher: config export and import', () => {
     expect(text).toBe(
       [
         'export const x: X = {',
-        '  durationMs: 12_500,',
+        '  durationMs: 12500,',
         '  markerColor: 0x00ff00,',
         '  rarityColors: {',
         '    common: 0x8b93a7,',
@@ -119,7 +119,7 @@ describe('debug scene switcher: config export and import', () => {
     const defaults = { durationMs: 1, ease: '', markerColor: 0, list: [0] };
     const text = `// tuned
       export const thing: Thing = {
-        /* long */ durationMs: +1_200, // ms
+        /* long */ durationMs: +1200, // ms
         'ease': "power2.out",
         "markerColor": 0XFF00FF,
         list: [ -1, 0x10, ],
@@ -139,6 +139,7 @@ describe('debug scene switcher: config export and import', () => {
       '{ durationMs: 1 + 1 }',
       '{ durationMs: Infinity }',
       '{ durationMs: 12px }',
+      '{ durationMs: 1_200 }',
     ]) {
       const result = importConfig(code, defaults);
       expect(result.ok, code).toBe(false);
@@ -165,7 +166,12 @@ describe('debug scene switcher: config export and import', () => {
     const syntax = importConfig('{\n  durationMs: 1000,\n  ease: "x"\n  padding: 0.1\n}', scene.defaults);
     expect(syntax).toEqual({
       ok: false,
-      errors: ['expected "," or "}", found "padding" (line 4, column 3)'],
+      errors: ["invalid character 'p' (line 4, column 3)"],
+    });
+    // a place on the statement's first line counts from the start of the pasted text
+    expect(importConfig('export const x: X = { durationMs: 1_000 };', scene.defaults)).toEqual({
+      ok: false,
+      errors: ["invalid character '_' (write numbers without _ separators) (line 1, column 36)"],
     });
     expect(importConfig('', scene.defaults)).toEqual({ ok: false, errors: ['the text is empty'] });
     expect(importConfig('[1, 2]', scene.defaults).ok).toBe(false);

@@ -1,10 +1,11 @@
 import { useAtomValue } from 'jotai';
-import { useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Case } from '../../../contract/cases.ts';
 import { apiErrorBody, errorStatus } from '../../api';
 import { formatTon } from '../../lib/format';
+import { sceneArtUrl } from '../../lib/scene/art';
 import { hapticSelection } from '../../lib/haptics';
 import { useSoundMuted } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
@@ -18,6 +19,10 @@ import { RouletteStage } from './RouletteStage';
 import { useCaseOpening } from './useCaseOpening';
 import { WinScreen } from './WinScreen';
 import './case.css';
+
+/** The feed and the item list do not change with the opening's phase: they are not rendered again for it. */
+const StillDropFeed = memo(DropFeed);
+const StillCaseItems = memo(CaseItems);
 
 /** Where the deposit button leads (the profile with the deposit sheet open). */
 const DEPOSIT_PATH = '/deposit';
@@ -68,7 +73,11 @@ function CaseOpenScreen({ box }: { box: Case }) {
   const [count, setCount] = useState<OpenCount>(1);
   const opening = useCaseOpening(box.id, t('case.openError'));
   const { phase, mode, results, reels, closing } = opening.state;
-  const pieces = useMemo(() => rouletteItems(box.items), [box.items]);
+  // the cards bake the art's raster copies: decoded in the scene worker, before the tap
+  const pieces = useMemo(
+    () => rouletteItems(box.items).map((piece) => ({ ...piece, imageUrl: sceneArtUrl(piece.imageUrl) })),
+    [box.items],
+  );
 
   const busy = phase !== 'idle';
   const hasItems = box.items.length > 0;
@@ -187,8 +196,8 @@ function CaseOpenScreen({ box }: { box: Case }) {
         )}
       </div>
 
-      <DropFeed />
-      <CaseItems items={box.items} />
+      <StillDropFeed />
+      <StillCaseItems items={box.items} />
 
       {phase === 'finished' && <WinScreen results={results} closing={closing} onKeep={opening.keep} />}
     </section>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { OpenResult } from '../../../contract/cases.ts';
 import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
 import { apiErrorText } from '../../lib/api-error';
@@ -113,19 +113,25 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       if (busy.current) return;
       busy.current = true;
       spinEnded.current = false;
+      // the request leaves first: the screen's re-render and the sounds' start come after it (a transition
+      // and a task of their own), not between the tap and the request, where a slow phone would wait on them
+      const request = openCaseCopies(caseId, count);
       hapticImpact('medium');
-      preloadSounds(); // inside the tap, so the audio context may start
-      setState({ ...IDLE, phase: 'opening', mode: 'normal', count });
+      startTransition(() => setState({ ...IDLE, phase: 'opening', mode: 'normal', count }));
+      setTimeout(preloadSounds, 0); // the page has its gesture now, so the audio context may start
       void (async () => {
         try {
-          const answer = await openCaseCopies(caseId, count);
+          const answer = await request;
           void applyBalance(answer.balance);
-          setState((s) => ({
-            ...s,
+          // whole, not on top of the 'opening' state: that transition may not have been rendered yet
+          setState({
+            ...IDLE,
             phase: 'spinning',
+            mode: 'normal',
+            count,
             results: answer.results,
             reels: buildReels(pieces, answer.results),
-          }));
+          });
         } catch (error) {
           fail(error);
           reset();

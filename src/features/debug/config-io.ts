@@ -1,9 +1,13 @@
+import JSON5 from 'json5';
+
 /**
  * Export and import of scene configs as text, as plain functions (no DOM, no React): a tuned config becomes
  * the content of the scene's config.ts (a TypeScript object literal in the file's own style), and a pasted
  * or uploaded text (the whole config.ts, the `export const ...` statement, the bare object literal or JSON)
- * becomes a config again. Text is never evaluated: a small tokenizer reads plain data only (numbers,
- * strings, booleans, arrays, objects) and the result is checked against the default config, field by field.
+ * becomes a config again. The literal is read with JSON5, a superset of JSON that is also valid TypeScript
+ * for plain data (comments, unquoted and single-quoted keys, single-quoted strings, hex numbers, trailing
+ * commas), so text is never evaluated; the result is checked against the default config, field by field.
+ * The config files write their numbers as JSON5 does (10000, not 10_000), so a file round-trips.
  */
 
 export type ConfigValue = number | string | boolean | null | ConfigValue[] | { [key: string]: ConfigValue };
@@ -47,29 +51,12 @@ function formatNumber(value: number, color: boolean): string {
   if (color && Number.isInteger(value) && value >= 0 && value <= 0xffffffff) {
     return `0x${value.toString(16).padStart(6, '0')}`;
   }
-  const text = String(value);
-  // 10000 → 10_000, 3000 → 3_000, as the config files write long integers
-  if (Number.isInteger(value) && Math.abs(value) >= 1_000 && !/e/i.test(text)) {
-    return text.replace(/\B(?=(\d{3})+(?!\d))/g, '_');
-  }
-  return text;
+  return String(value);
 }
 
-function formatString(value: string): string {
-  const escaped = value
-    .replace(/\\/g, '\\\\')
-    .replace(/'/g, "\\'")
-    .replace(/\n/g, '\\n')
-    .replace(/\r/g, '\\r')
-    .replace(/\t/g, '\\t')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-  return `'${escaped}'`;
-}
-
-function formatKey(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : formatString(key);
-}
+/** Strings and keys as JSON5 writes them, single-quoted like the config files. */
+const formatString = (value: string) => JSON5.stringify(value, { quote: "'" });
+const formatKey = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : formatString(key));
 
 function formatValue(value: ConfigValue, key: string, depth: number): string {
   if (value === null) return 'null';
@@ -89,7 +76,7 @@ function formatValue(value: ConfigValue, key: string, depth: number): string {
   return `{\n${inner}\n${INDENT.repeat(depth)}}`;
 }
 
-/** The config as a TypeScript object literal in the style of the config files (hex colours, 10_000). */
+/** The config as a TypeScript object literal in the style of the config files (hex colours). */
 export function formatConfigLiteral(config: ConfigObject): string {
   return formatValue(config, '', 0);
 }
@@ -111,14 +98,15 @@ export function exportConfigFile(
 ): string {
   const statement = formatConfigStatement(config, declaration);
   if (source) {
-    try {
-      const found = locateLiteral(tokenize(source), declaration.constName);
-      if (found && found.declared) {
-        const end = found.end < source.length && source[found.end] === ';' ? found.end + 1 : found.end;
-        return `${source.slice(0, found.statementStart)}${statement}${source.slice(end)}`;
+    const found = findDeclaration(source, declaration.constName);
+    if (found) {
+      try {
+        let end = readValue(source, found.literal).end;
+        if (source[end] === ';') end += 1;
+        return `${source.slice(0, found.statement)}${statement}${source.slice(end)}`;
+      } catch {
+        // an unreadable literal: fall through to the statement alone
       }
-    } catch {
-      // an unreadable file: fall through to the statement alone
     }
   }
   return `${statement}\n`;
@@ -129,333 +117,84 @@ export function exportConfigJson(config: ConfigObject): string {
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
-// ── tokenizer ─────────────────────────────────────────────────────────────────
+// ── import ────────────────────────────────────────────────────────────────────
 
-/** 'invalid': something the parser cannot take as data (e.g. a template with ${...}); text says why. */
-type TokenType = 'punct' | 'number' | 'string' | 'name' | 'invalid';
-
-interface Token {
-  type: TokenType;
-  /** The punctuation or name itself; the decoded string; the number's source text; why it is invalid. */
-  text: string;
-  value?: number;
-  start: number;
-  end: number;
-}
-
+/** A text that is not a readable config literal; the message names the line and column. */
 export class ConfigSyntaxError extends Error {
-  constructor(message: string, source: string, at: number) {
-    super(`${message} (line ${lineOf(source, at)}, column ${columnOf(source, at)})`);
+  constructor(message: string) {
+    super(message);
     this.name = 'ConfigSyntaxError';
   }
 }
 
-function lineOf(source: string, at: number): number {
-  let line = 1;
-  for (let i = 0; i < at && i < source.length; i++) if (source[i] === '\n') line++;
-  return line;
+/** `[export] const name[: Type] =`, for one name or any. */
+function declarationPattern(constName?: string): RegExp {
+  const name = constName ? constName.replace(/\$/g, '\\$') : '[A-Za-z_$][\\w$]*';
+  return new RegExp(`(?:^|[\\s;])((?:export\\s+)?const\\s+${name}\\s*(?::[^=]*)?=\\s*)`, 'm');
 }
 
-function columnOf(source: string, at: number): number {
-  const lineStart = source.lastIndexOf('\n', at - 1) + 1;
-  return at - lineStart + 1;
+/** Where the declaration statement starts and where its literal starts, or null when there is none. */
+function findDeclaration(text: string, constName?: string): { statement: number; literal: number } | null {
+  const match = declarationPattern(constName).exec(text);
+  if (!match) return null;
+  const statement = match.index + match[0].length - match[1]!.length;
+  return { statement, literal: match.index + match[0].length };
 }
 
-const NUMBER =
-  /^(?:0[xX][0-9a-fA-F](?:_?[0-9a-fA-F])*|0[bB][01](?:_?[01])*|0[oO][0-7](?:_?[0-7])*|(?:\d(?:_?\d)*)?\.?\d(?:_?\d)*(?:[eE][+-]?\d(?:_?\d)*)?)/;
-
-/** Offset just after the `}` closing the `${` at `at` inside a template literal. */
-function skipSubstitution(source: string, at: number): number {
-  let depth = 0;
-  for (let i = at + 1; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i + 1;
-    else if (c === '"' || c === "'" || c === '`') i = readString(source, i).end - 1;
+/** Offset of a 1-based line and column. */
+function offsetOf(text: string, line: number, column: number): number {
+  let at = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf('\n', at);
+    if (next < 0) return text.length;
+    at = next + 1;
   }
-  throw new ConfigSyntaxError('unterminated template literal', source, at);
+  return at + column - 1;
 }
 
-function readString(source: string, start: number): { text: string; end: number; code?: boolean } {
-  const quote = source[start]!;
-  let text = '';
-  let code = false;
-  let i = start + 1;
-  while (i < source.length) {
-    const c = source[i]!;
-    if (c === quote) return { text, end: i + 1, code };
-    if (quote === '`' && c === '$' && source[i + 1] === '{') {
-      code = true;
-      i = skipSubstitution(source, i + 1);
-      continue;
-    }
-    if ((c === '\n' || c === '\r') && quote !== '`') {
-      throw new ConfigSyntaxError('unterminated string', source, start);
-    }
-    if (c !== '\\') {
-      text += c;
-      i++;
-      continue;
-    }
-    const next = source[i + 1];
-    if (next === undefined) break;
-    const simple: Record<string, string> = {
-      n: '\n',
-      r: '\r',
-      t: '\t',
-      b: '\b',
-      f: '\f',
-      v: '\v',
-      '0': '\0',
-    };
-    if (next in simple && !(next === '0' && /\d/.test(source[i + 2] ?? ''))) {
-      text += simple[next];
-      i += 2;
-    } else if (next === 'x') {
-      const hex = source.slice(i + 2, i + 4);
-      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new ConfigSyntaxError('bad \\x escape', source, i);
-      text += String.fromCharCode(parseInt(hex, 16));
-      i += 4;
-    } else if (next === 'u') {
-      const braced = /^\{([0-9a-fA-F]{1,6})\}/.exec(source.slice(i + 2));
-      const plain = /^[0-9a-fA-F]{4}/.exec(source.slice(i + 2));
-      if (braced) {
-        text += String.fromCodePoint(parseInt(braced[1]!, 16));
-        i += 2 + braced[0].length;
-      } else if (plain) {
-        text += String.fromCharCode(parseInt(plain[0], 16));
-        i += 6;
-      } else {
-        throw new ConfigSyntaxError('bad \\u escape', source, i);
-      }
-    } else if (next === '\r' || next === '\n') {
-      // a line continuation
-      i += next === '\r' && source[i + 2] === '\n' ? 3 : 2;
-    } else {
-      text += next;
-      i += 2;
-    }
-  }
-  throw new ConfigSyntaxError('unterminated string', source, start);
+interface Json5Error extends SyntaxError {
+  lineNumber?: number;
+  columnNumber?: number;
 }
 
-function tokenize(source: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < source.length) {
-    const c = source[i]!;
-    if (/\s/.test(c) || c === '\uFEFF') {
-      i++;
-    } else if (c === '/' && source[i + 1] === '/') {
-      const end = source.indexOf('\n', i);
-      i = end < 0 ? source.length : end + 1;
-    } else if (c === '/' && source[i + 1] === '*') {
-      const end = source.indexOf('*/', i + 2);
-      if (end < 0) throw new ConfigSyntaxError('unterminated comment', source, i);
-      i = end + 2;
-    } else if (c === '"' || c === "'" || c === '`') {
-      const { text, end, code } = readString(source, i);
-      tokens.push(
-        code
-          ? { type: 'invalid', text: 'a template literal with ${...} is code, not data', start: i, end }
-          : { type: 'string', text, start: i, end },
-      );
-      i = end;
-    } else if (/\d/.test(c) || (c === '.' && /\d/.test(source[i + 1] ?? ''))) {
-      const text = NUMBER.exec(source.slice(i))?.[0] ?? c;
-      const value = Number(text.replace(/_/g, ''));
-      const tail = /^[\w$]+/.exec(source.slice(i + text.length))?.[0] ?? '';
-      if (!Number.isFinite(value) || tail) {
-        const bad = text + tail;
-        tokens.push({ type: 'invalid', text: `"${bad}" is not a number`, start: i, end: i + bad.length });
-        i += bad.length;
-      } else {
-        tokens.push({ type: 'number', text, value, start: i, end: i + text.length });
-        i += text.length;
-      }
-    } else if (/[A-Za-z_$]/.test(c)) {
-      const match = /^[\w$]+/.exec(source.slice(i))!;
-      tokens.push({ type: 'name', text: match[0], start: i, end: i + match[0].length });
-      i += match[0].length;
-    } else {
-      // any other character is punctuation: fine around the literal, refused inside it
-      const char = String.fromCodePoint(source.codePointAt(i)!);
-      tokens.push({ type: 'punct', text: char, start: i, end: i + char.length });
-      i += char.length;
-    }
-  }
-  return tokens;
-}
-
-// ── parser ────────────────────────────────────────────────────────────────────
-
-interface Located {
-  /** Index of the literal's opening brace among the tokens. */
-  token: number;
-  /** Source offset where the whole statement starts (the `export` of `export const`), for replacing it. */
-  statementStart: number;
-  /** Source offset just after the literal's closing brace. */
-  end: number;
-  /** Found as `const <name> ... = {`. */
-  declared: boolean;
+/** The error's message without the library's prefix, and with the place as line and column. */
+function describeError(error: unknown, text: string, from: number): ConfigSyntaxError {
+  const e = error as Json5Error;
+  const message = String(e.message ?? e)
+    .replace(/^JSON5: /, '')
+    .replace(/ at \d+:\d+$/, '');
+  if (e.lineNumber === undefined || e.columnNumber === undefined) return new ConfigSyntaxError(message);
+  // the place in the whole pasted text, not in the literal the parser was given
+  const before = text.slice(0, from);
+  const line = before.split('\n').length - 1 + e.lineNumber;
+  const column = e.lineNumber === 1 ? from - before.lastIndexOf('\n') - 1 + e.columnNumber : e.columnNumber;
+  const hint = /'_'/.test(message) ? ' (write numbers without _ separators)' : '';
+  return new ConfigSyntaxError(`${message}${hint} (line ${line}, column ${column})`);
 }
 
 /**
- * Where the config literal starts: after `const <constName>[: Type] =`, else after the first `= {` of a
- * `const` (any name), else the first token when the text starts with `{` (a bare literal or JSON).
+ * The JSON5 value at `from` in `text` and the offset where what follows it starts. JSON5 reads a whole
+ * text, so a value followed by more (`;`, `satisfies T`, the rest of a file) fails at the first character
+ * after the value: the value is then read again up to there.
  */
-function locateLiteral(tokens: Token[], constName?: string): Located | null {
-  const declarations: { name: string; at: number; start: number }[] = [];
-  for (let i = 0; i < tokens.length - 1; i++) {
-    if (tokens[i]!.type === 'name' && tokens[i]!.text === 'const' && tokens[i + 1]!.type === 'name') {
-      const exported = i > 0 && tokens[i - 1]!.text === 'export' && tokens[i - 1]!.type === 'name';
-      const start = exported ? tokens[i - 1]!.start : tokens[i]!.start;
-      // skip the type annotation up to the first '=' at depth 0
-      let depth = 0;
-      for (let j = i + 2; j < tokens.length; j++) {
-        const t = tokens[j]!;
-        if (t.type === 'punct' && (t.text === '<' || t.text === '(' || t.text === '[')) depth++;
-        else if (t.type === 'punct' && (t.text === '>' || t.text === ')' || t.text === ']')) depth--;
-        else if (t.type === 'punct' && t.text === ';') break;
-        else if (depth <= 0 && t.type === 'punct' && t.text === '=') {
-          if (tokens[j + 1]?.type === 'punct' && tokens[j + 1]!.text === '{') {
-            declarations.push({ name: tokens[i + 1]!.text, at: j + 1, start });
-          }
-          break;
+function readValue(text: string, from: number): { value: unknown; end: number } {
+  const rest = text.slice(from);
+  try {
+    return { value: JSON5.parse(rest), end: text.length };
+  } catch (error) {
+    const e = error as Json5Error;
+    if (e.lineNumber !== undefined && e.columnNumber !== undefined) {
+      const stop = offsetOf(rest, e.lineNumber, e.columnNumber);
+      if (stop > 0 && stop < rest.length) {
+        try {
+          return { value: JSON5.parse(rest.slice(0, stop)), end: from + stop };
+        } catch {
+          // the value itself is broken: report the first error
         }
       }
     }
+    throw describeError(error, text, from);
   }
-  const chosen = declarations.find((d) => d.name === constName) ?? declarations[0];
-  if (chosen) {
-    const end = skipValue(tokens, chosen.at);
-    return { token: chosen.at, statementStart: chosen.start, end: tokens[end - 1]!.end, declared: true };
-  }
-  if (tokens[0]?.type === 'punct' && tokens[0].text === '{') {
-    const end = skipValue(tokens, 0);
-    return { token: 0, statementStart: tokens[0].start, end: tokens[end - 1]!.end, declared: false };
-  }
-  return null;
-}
-
-/** Index just after the bracketed value starting at tokens[at]. */
-function skipValue(tokens: Token[], at: number): number {
-  let depth = 0;
-  for (let i = at; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t.type !== 'punct') continue;
-    if (t.text === '{' || t.text === '[') depth++;
-    else if (t.text === '}' || t.text === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return tokens.length;
-}
-
-class Parser {
-  private i: number;
-  constructor(
-    private readonly tokens: Token[],
-    private readonly source: string,
-    start: number,
-  ) {
-    this.i = start;
-  }
-
-  get position(): number {
-    return this.i;
-  }
-
-  private fail(message: string, token?: Token): never {
-    throw new ConfigSyntaxError(message, this.source, token?.start ?? this.source.length);
-  }
-
-  private peek(): Token | undefined {
-    return this.tokens[this.i];
-  }
-
-  private next(): Token {
-    const token = this.tokens[this.i++];
-    if (!token) this.fail('the text ends in the middle of the config');
-    return token;
-  }
-
-  private isPunct(text: string): boolean {
-    const t = this.peek();
-    return t?.type === 'punct' && t.text === text;
-  }
-
-  private expect(text: string): void {
-    const t = this.next();
-    if (t.type !== 'punct' || t.text !== text) this.fail(`expected "${text}", found ${describe(t)}`, t);
-  }
-
-  value(): ConfigValue {
-    const t = this.next();
-    if (t.type === 'invalid') this.fail(t.text, t);
-    if (t.type === 'number') return t.value!;
-    if (t.type === 'string') return t.text;
-    if (t.type === 'punct' && (t.text === '-' || t.text === '+')) {
-      const n = this.next();
-      if (n.type !== 'number') this.fail(`expected a number after "${t.text}", found ${describe(n)}`, n);
-      return t.text === '-' ? -n.value! : n.value!;
-    }
-    if (t.type === 'punct' && t.text === '{') return this.object();
-    if (t.type === 'punct' && t.text === '[') return this.array();
-    if (t.type === 'name') {
-      if (t.text === 'true') return true;
-      if (t.text === 'false') return false;
-      if (t.text === 'null') return null;
-      this.fail(`"${t.text}" is code, not a value: write the value itself`, t);
-    }
-    return this.fail(`unexpected ${describe(t)}`, t);
-  }
-
-  private object(): ConfigObject {
-    const result: ConfigObject = {};
-    while (!this.isPunct('}')) {
-      const key = this.next();
-      if (key.type === 'punct' && key.text === '.') this.fail('spread (...) is code, not data', key);
-      if (key.type !== 'name' && key.type !== 'string' && key.type !== 'number') {
-        this.fail(`expected a field name, found ${describe(key)}`, key);
-      }
-      const name = key.type === 'number' ? String(key.value) : key.text;
-      if (Object.prototype.hasOwnProperty.call(result, name))
-        this.fail(`field "${name}" is given twice`, key);
-      if (name === '__proto__') this.fail('"__proto__" is not a config field', key);
-      this.expect(':');
-      result[name] = this.value();
-      if (this.isPunct(',')) this.next();
-      else if (!this.isPunct('}')) {
-        const t = this.peek();
-        this.fail(`expected "," or "}", found ${t ? describe(t) : 'the end of the text'}`, t);
-      }
-    }
-    this.next();
-    return result;
-  }
-
-  private array(): ConfigValue[] {
-    const result: ConfigValue[] = [];
-    while (!this.isPunct(']')) {
-      result.push(this.value());
-      if (this.isPunct(',')) this.next();
-      else if (!this.isPunct(']')) {
-        const t = this.peek();
-        this.fail(`expected "," or "]", found ${t ? describe(t) : 'the end of the text'}`, t);
-      }
-    }
-    this.next();
-    return result;
-  }
-}
-
-function describe(token: Token): string {
-  if (token.type === 'invalid') return token.text;
-  if (token.type === 'string') return `the string ${JSON.stringify(token.text)}`;
-  if (token.type === 'number') return `the number ${token.text}`;
-  return `"${token.text}"`;
 }
 
 /**
@@ -463,22 +202,22 @@ function describe(token: Token): string {
  * JSON) as plain data; throws ConfigSyntaxError with a line and column when it cannot be read.
  */
 export function parseConfigLiteral(text: string, constName?: string): ConfigObject {
-  const tokens = tokenize(text);
-  const found = locateLiteral(tokens, constName);
-  if (!found) {
+  const found = findDeclaration(text, constName) ?? (constName ? findDeclaration(text) : null);
+  if (found) return readValue(text, found.literal).value as ConfigObject;
+  const start = text.search(/\S/);
+  if (start < 0 || (text[start] !== '{' && text[start] !== '[')) {
     throw new ConfigSyntaxError(
       'no config found: paste the config file, its "export const ... = {...}" statement or a JSON object',
-      text,
-      0,
     );
   }
-  const parser = new Parser(tokens, text, found.token);
-  const value = parser.value();
-  if (!found.declared) {
-    // a bare literal or JSON: nothing but an optional ';' may follow
-    const rest = tokens.slice(parser.position).filter((t) => !(t.type === 'punct' && t.text === ';'));
-    if (rest.length > 0)
-      throw new ConfigSyntaxError(`unexpected ${describe(rest[0]!)}`, text, rest[0]!.start);
+  // a bare literal or JSON: nothing but an optional ';' may follow
+  const { value, end } = readValue(text, start);
+  const after = text.slice(end).replace(/^;/, '');
+  if (after.trim()) {
+    const at = end + text.slice(end).search(/[^;\s]/);
+    const line = text.slice(0, at).split('\n').length;
+    const column = at - text.lastIndexOf('\n', at - 1);
+    throw new ConfigSyntaxError(`unexpected text after the config (line ${line}, column ${column})`);
   }
   return value as ConfigObject;
 }

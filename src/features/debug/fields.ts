@@ -103,17 +103,6 @@ export function fieldControls<T extends object>(
   });
 }
 
-/** '#rrggbb' for a colour input. */
-export function colorToHex(color: number): string {
-  return `#${(Math.round(color) & 0xffffff).toString(16).padStart(6, '0')}`;
-}
-
-/** 0xrrggbb from a colour input's '#rrggbb'. */
-export function hexToColor(hex: string): number {
-  const parsed = parseInt(hex.replace(/^#/, ''), 16);
-  return Number.isFinite(parsed) ? parsed : 0;
-}
-
 /** The one-line docs of a config's fields, read from the comments in the scene's config.ts interface. */
 export function fieldDocs(source: string): Record<string, string> {
   const docs: Record<string, string> = {};
