@@ -121,3 +121,66 @@ test('two players battle, a spectator watches live, and every screen shows the s
     await Promise.all(contexts.map((c) => c.close()));
   }
 });
+
+interface Race {
+  leaderboard: { place: number; name: string; points: string }[];
+  you: { place: number | null; points: string } | null;
+}
+
+test('the race screen shows each player the place the server ranks them at, and the profile their battles', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  // wagers on top of the battle above: Carol opens two cases, Bob one
+  const carolToken = await server.login(CAROL);
+  const bobToken = await server.login(BOB);
+  for (const [token, caseId] of [
+    [carolToken, 'premium'],
+    [carolToken, 'premium'],
+    [bobToken, 'starter'],
+  ] as const) {
+    expect((await server.call('POST', '/cases/open', { token, body: { caseId } })).status).toBe(200);
+  }
+
+  for (const [user, lang] of [
+    [ALICE, 'en'],
+    [BOB, 'ru'],
+    [CAROL, 'en'],
+  ] as const) {
+    const context = await browser.newContext();
+    try {
+      const page = await openAs(context, server, user, '/race', lang);
+      const race = await api<Race>(page, '/race');
+      const place = race.you?.place;
+      expect(place, `${user.first_name} has wagered`).toBeGreaterThan(0);
+      expect(race.leaderboard[place! - 1]?.name).toBe(user.first_name);
+      // the number on the screen is the server's place, and the leaderboard row at it is the player's
+      await expect(page.getByTestId('race-you')).toContainText(`#${place}`);
+      const shown = Number(/#(\d+)/.exec((await page.getByTestId('race-you').textContent()) ?? '')?.[1]);
+      expect(shown).toBe(place);
+      await expect(page.locator(`[data-rank="${place}"]`)).toContainText(user.first_name);
+      await expect(page.getByTestId('race-leaderboard').locator('li')).toHaveCount(race.leaderboard.length);
+
+      // the profile lists the player's battles with their outcome, each linking to its page
+      if (user !== CAROL) {
+        const history = (await api<{ battles: Battle[] }>(page, '/battles/history')).battles;
+        expect(history.length).toBeGreaterThan(0);
+        await page.getByTestId('tab-profile').click();
+        const entries = page.getByTestId('battle-history-entry');
+        await expect(entries).toHaveCount(history.length);
+        const first = history[0]!;
+        const me = first.seats.find((s) => s.isYou)!;
+        await expect(entries.first()).toHaveAttribute('data-battle', first.id);
+        await expect(entries.first()).toHaveAttribute(
+          'data-outcome',
+          me.team === first.winnerTeam ? 'won' : 'lost',
+        );
+        await entries.first().getByRole('link').click();
+        await expect(page).toHaveURL(new RegExp(`/battle/${first.id}$`));
+        await expect(page.getByTestId('battle-room')).toHaveAttribute('data-status', 'finished');
+      }
+    } finally {
+      await context.close();
+    }
+  }
+});
