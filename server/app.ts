@@ -233,7 +233,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       dropFeedRoutes(typed, ctx);
       battleRoutes(typed, ctx, battleClock);
       raceRoutes(typed, ctx);
-      battleSocketRoutes(typed, ctx.bus);
+      battleSocketRoutes(typed, ctx.bus, config.socketMessagesPer10s);
     },
     { prefix: API_PREFIX },
   );

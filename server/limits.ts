@@ -9,9 +9,9 @@ import { HttpError } from './lib/errors.ts';
  *
  * - every /api request, per client address (onRequest: before anything else runs);
  * - sign-in, per address;
- * - openings and money requests, per address and per player (the token's subject, counted after the
+ * - openings and money requests (battle seats included), per address and per player (the token's subject, counted after the
  *   token is checked, so a forged token cannot spend another player's allowance);
- * - socket connections (live feed, deposits), per address.
+ * - socket connections (live feed, deposits, battles), per address.
  *
  * The address is the one Fastify sees, so behind a proxy TRUST_PROXY must name it. An IPv6 client counts
  * by its /64. A request over a limit gets 429 with Retry-After (seconds) and the JSON error body with
@@ -43,8 +43,13 @@ const LIMITED_ROUTES: Readonly<Record<string, Category>> = {
   'POST /api/deposit/demo': 'money',
   'PUT /api/fairness/client-seed': 'money',
   'POST /api/fairness/rotate': 'money',
+  'POST /api/battles': 'money',
+  'POST /api/battles/:id/join': 'money',
+  'POST /api/battles/:id/bots': 'money',
+  'POST /api/battles/:id/cancel': 'money',
   'GET /api/ws/drops': 'socket',
   'GET /api/ws/deposits': 'socket',
+  'GET /api/ws/battles': 'socket',
 };
 
 /** Keys a limiter has room for; the least recently seen are forgotten first. */

@@ -5,7 +5,7 @@ import type { BattleChange, BattleTiming } from '../games/battles.ts';
 import { settleBattle, settleDueBattles, expireBattles, battleIdOf } from '../games/battles.ts';
 import { payEndedRaces } from '../games/race.ts';
 import type { EventBus } from './bus.ts';
-import { messageText, SocketHub, type Socket } from './sockets.ts';
+import { limitSocketMessages, messageText, SocketHub, type Socket } from './sockets.ts';
 
 /**
  * Battles live: GET /ws/battles (WebSocket, public, for players and spectators alike) carries a small
@@ -132,7 +132,7 @@ export class BattleClock {
 }
 
 /** GET /ws/battles: every battle event from every instance; {type: 'ping'} gets {type: 'pong'}. */
-export function battleSocketRoutes(app: App, bus: EventBus): void {
+export function battleSocketRoutes(app: App, bus: EventBus, messagesPer10s: number): void {
   const hub = new SocketHub();
   const unsubscribe = bus.subscribe(BATTLES_CHANNEL, (payload) => {
     if (isBattleEvent(payload)) hub.broadcast(payload);
@@ -143,6 +143,8 @@ export function battleSocketRoutes(app: App, bus: EventBus): void {
   });
   app.get('/ws/battles', { websocket: true }, (raw) => {
     const socket = raw as unknown as Socket;
+    // before any other listener: a flooding socket is closed (1008) before its messages are read
+    limitSocketMessages(socket, messagesPer10s);
     hub.add('spectators', socket);
     socket.on('message', (data) => {
       const text = messageText(data);

@@ -4,7 +4,15 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
-import { BOT_TOKEN, createTestDatabase, signLaunchData, startServer, type TestServer } from './harness.ts';
+import {
+  BOT_TOKEN,
+  createTestDatabase,
+  setBalance,
+  signLaunchData,
+  startServer,
+  type TestServer,
+} from './harness.ts';
+import { parseTon } from '../../contract/money.ts';
 
 // Limits and timeouts against a real server: a request trickled in byte by byte is cut off, a flood from
 // one address or one player gets 429 (with Retry-After and a JSON body) while other clients are served,
@@ -231,6 +239,76 @@ describe('rate limits', { timeout: 120_000 }, () => {
     expect((await seed(bob, 99)).status).toBe(200);
     // a limited player still reads
     expect((await from('127.0.0.1', s, 'GET', '/fairness', { token: alice })).status).toBe(200);
+  });
+
+  it('counts battle seats (create, join, bots, cancel) as money requests of the player', async () => {
+    server = await startServer({
+      env: { RATE_LIMIT_MONEY_PER_PLAYER: '3', RATE_LIMIT_MONEY_PER_ADDRESS: '1000' },
+    });
+    const s = server;
+    const alice = await signIn('127.0.0.1', s, 64001);
+    const bob = await signIn('127.0.0.1', s, 64002);
+    const start = 100_000_000_000n;
+    await setBalance(s, 64001, start);
+    await setBalance(s, 64002, start);
+    const balance = async (token: string) =>
+      parseTon((await from('127.0.0.1', s, 'GET', '/deposit/balance', { token })).body!.balance as string);
+
+    const create = () =>
+      from('127.0.0.1', s, 'POST', '/battles', {
+        token: alice,
+        body: { format: '1v1', mode: 'normal', caseIds: ['starter'] },
+      });
+    const created = [];
+    for (let i = 0; i < 3; i++) created.push(await create());
+    expect(created.map((r) => r.status)).toEqual([200, 200, 200]);
+    const ids = created.map((r) => (r.body!.battle as { id: string }).id);
+    const cost = parseTon((created[0]!.body!.battle as { cost: string }).cost);
+    // the fourth seat bought within the window is refused before anything is debited
+    expectRateLimited(await create());
+    expectRateLimited(await from('127.0.0.1', s, 'POST', `/battles/${ids[0]}/bots`, { token: alice }));
+    expectRateLimited(await from('127.0.0.1', s, 'POST', `/battles/${ids[0]}/cancel`, { token: alice }));
+    expect(await balance(alice)).toBe(start - 3n * cost);
+
+    // another player on the same address still joins, up to their own allowance
+    for (const id of ids) {
+      expect(
+        (await from('127.0.0.1', s, 'POST', `/battles/${id}/join`, { token: bob, body: {} })).status,
+      ).toBe(200);
+    }
+    expectRateLimited(
+      await from('127.0.0.1', s, 'POST', `/battles/${ids[0]}/join`, { token: bob, body: {} }),
+    );
+    expect(await balance(bob)).toBe(start - 3n * cost);
+    // reading the lobby is not a money request
+    expect((await from('127.0.0.1', s, 'GET', '/battles', { token: bob })).status).toBe(200);
+  });
+
+  it('limits battle sockets per address and closes one that floods messages', async () => {
+    server = await startServer({
+      env: { RATE_LIMIT_SOCKETS_PER_ADDRESS: '2', SOCKET_MESSAGES_PER_10S: '5' },
+    });
+    const url = `${server.baseUrl.replace('http', 'ws')}/api/ws/battles`;
+    const open: WsClient[] = [];
+    try {
+      for (let i = 0; i < 2; i++) open.push(await wsConnect(url));
+      const refused = await wsRefused(url);
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'RATE_LIMITED' });
+
+      const flooding = await wsConnect(url, '127.0.0.2');
+      open.push(flooding);
+      const pongs: unknown[] = [];
+      flooding.on('message', (data) => {
+        if (String(data).includes('pong')) pongs.push(data);
+      });
+      const code = closeCode(flooding);
+      for (let i = 0; i < 100; i++) flooding.send(JSON.stringify({ type: 'ping' }));
+      expect(await code).toBe(1008);
+      expect(pongs.length).toBeLessThanOrEqual(5);
+    } finally {
+      for (const ws of open) ws.terminate();
+    }
   });
 
   it('limits socket connections per address', async () => {

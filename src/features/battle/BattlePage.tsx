@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +10,7 @@ import { hapticImpact } from '../../lib/haptics';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { casesAtom } from '../../state/queries';
-import { battleKeys, createBattle, fetchLobby, joinBattle, refreshBalance, useBattleEvents } from './api';
+import { battleEventsAtom, battleLobbyAtom, createBattle, joinBattle } from './api';
 import { FORMATS, MAX_ROUNDS, freeSeats, mySeat } from './model';
 import './battle.css';
 
@@ -22,8 +21,8 @@ import './battle.css';
 export function BattlePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  useBattleEvents();
-  const lobby = useQuery({ queryKey: battleKeys.lobby, queryFn: fetchLobby });
+  useAtomValue(battleEventsAtom);
+  const lobby = useAtomValue(battleLobbyAtom);
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -34,7 +33,6 @@ export function BattlePage() {
     try {
       await joinBattle(battle.id);
       hapticImpact('light');
-      refreshBalance();
       void navigate(`/battle/${battle.id}`);
     } catch (err) {
       setError(apiErrorBody(err)?.message ?? t('battle.errors.join'));
@@ -61,7 +59,6 @@ export function BattlePage() {
       {creating && (
         <CreatePanel
           onCreated={(id) => {
-            refreshBalance();
             void navigate(`/battle/${id}`);
           }}
         />
@@ -145,9 +142,9 @@ function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await createBattle({ format, mode, caseIds: picked });
+      const battle = await createBattle({ format, mode, caseIds: picked });
       hapticImpact('medium');
-      onCreated(answer.battle.id);
+      onCreated(battle.id);
     } catch (err) {
       setError(apiErrorBody(err)?.message ?? t('battle.errors.create'));
     } finally {

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -14,15 +14,7 @@ import { SceneView } from '../../lib/scene/SceneView';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import {
-  battleKeys,
-  cancelBattle,
-  fetchBattle,
-  fillWithBots,
-  joinBattle,
-  refreshBalance,
-  useBattleEvents,
-} from './api';
+import { battleAtom, battleEventsAtom, cancelBattle, fillWithBots, joinBattle } from './api';
 import { landedIndex, mySeat, winningSeats } from './model';
 import './battle.css';
 
@@ -32,19 +24,14 @@ const REEL_PADDING = 8;
  * One battle, for its players and for spectators (no sign-in needed): a column per seat with the player,
  * their total and a reel that lands on the server's item each round, all seats at once; the winner's side
  * is highlighted at the end. The state is the server's (GET /battles/:id, refetched on every socket event),
- * so a player who reconnects sees where the battle is. Quick mode skips the reel animation.
+ * so a player who reconnects sees where the battle is. It is read through the battle's query atom,
+ * which the battles socket keeps fresh. Quick mode skips the reel animation.
  */
 export function BattleRoomPage() {
   const { id = '' } = useParams();
   const { t } = useTranslation();
-  useBattleEvents();
-  const query = useQuery({
-    queryKey: battleKeys.one(id),
-    queryFn: () => fetchBattle(id),
-    // a running battle reveals a round every few seconds: poll too, in case the socket is down
-    refetchInterval: (q) =>
-      q.state.data?.status === 'running' ? 2000 : q.state.data?.status === 'open' ? 10_000 : false,
-  });
+  useAtomValue(battleEventsAtom);
+  const query = useAtomValue(battleAtom(id));
   const [quick, setQuick] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const battle = query.data;
@@ -54,8 +41,6 @@ export function BattleRoomPage() {
     try {
       await run();
       hapticImpact('light');
-      refreshBalance();
-      await query.refetch();
     } catch (err) {
       setError(apiErrorBody(err)?.message ?? t('battle.errors.action'));
     }

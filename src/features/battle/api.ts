@@ -1,5 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { atom, type Atom } from 'jotai';
+import { atomWithQuery, type AtomWithQueryResult } from 'jotai-tanstack-query';
 import type {
   Battle,
   BattleEventMessage,
@@ -12,11 +12,13 @@ import type {
 } from '../../../contract/battles.ts';
 import { API_BASE, api } from '../../api';
 import { feedSocketUrl } from '../../api/feed-socket';
+import { applyBalance } from '../../state/cases';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
 
-/** Query keys of battles. */
+/** Query keys of battles (all under 'battles': a socket reconnect refreshes them together). */
 export const battleKeys = {
+  all: ['battles'],
   lobby: ['battles', 'lobby'],
   history: ['battles', 'history'],
   one: (id: string) => ['battles', 'one', id] as const,
@@ -27,32 +29,80 @@ export const fetchLobby = async (): Promise<Battle[]> =>
 export const fetchHistory = async (): Promise<Battle[]> =>
   (await api.request<BattlesResponse>('/battles/history')).battles;
 export const fetchBattle = async (id: string): Promise<Battle> =>
-  (await api.request<BattleResponse>(`/battles/${id}`)).battle;
+  (await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}`)).battle;
+
+/** GET /battles → the lobby: open and running battles, kept fresh by the battles socket. */
+export const battleLobbyAtom = atomWithQuery(() => ({ queryKey: battleKeys.lobby, queryFn: fetchLobby }));
+
+/** GET /battles/history → the signed-in player's battles, newest first (the profile lists them). */
+export const battleHistoryAtom = atomWithQuery(() => ({
+  queryKey: battleKeys.history,
+  queryFn: fetchHistory,
+}));
+
+export type BattleQueryAtom = Atom<AtomWithQueryResult<Battle, Error>>;
+const battleAtoms = new Map<string, BattleQueryAtom>();
 
 /**
- * POST /battles: the creator's seat, debited once. A money request: one Idempotency-Key for the tap, kept
- * across the re-login retry and the retries of a lost answer.
+ * GET /battles/:id → one battle (public: spectators need no sign-in), one query atom per id. The socket's
+ * events refetch it; a running battle reveals a round every few seconds, so it is also polled while it
+ * runs (and, slowly, while it waits for players), in case the socket is down.
  */
-export function createBattle(body: CreateBattleRequest): Promise<BattleSeatResponse> {
-  return api.money<BattleSeatResponse>('/battles', { body });
+export function battleAtom(id: string): BattleQueryAtom {
+  let found = battleAtoms.get(id);
+  if (!found) {
+    found = atomWithQuery(() => ({
+      queryKey: battleKeys.one(id),
+      queryFn: () => fetchBattle(id),
+      refetchInterval: (query: { state: { data?: Battle } }) => {
+        const status = query.state.data?.status;
+        return status === 'running' ? 2000 : status === 'open' ? 10_000 : false;
+      },
+    }));
+    battleAtoms.set(id, found);
+  }
+  return found;
 }
 
-/** POST /battles/:id/join: a seat, debited once (a money request, like createBattle). */
-export function joinBattle(id: string, body: JoinBattleRequest = {}): Promise<BattleSeatResponse> {
-  return api.money<BattleSeatResponse>(`/battles/${id}/join`, { body });
+/** After a seat was bought (create, join) or refunded (cancel): the battle and balance the server answered. */
+async function applySeatAnswer(answer: { battle: Battle; balance: string }): Promise<void> {
+  queryClient.setQueryData(battleKeys.one(answer.battle.id), answer.battle);
+  void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
+  void queryClient.invalidateQueries({ queryKey: battleKeys.history });
+  await applyBalance(answer.balance);
 }
 
-export function fillWithBots(id: string): Promise<BattleResponse> {
-  return api.request<BattleResponse>(`/battles/${id}/bots`, { method: 'POST' });
+/** POST /battles: the creator's seat, debited once even if retried (one Idempotency-Key per tap). */
+export async function createBattle(body: CreateBattleRequest): Promise<Battle> {
+  const answer = await api.money<BattleSeatResponse>('/battles', { body });
+  await applySeatAnswer(answer);
+  return answer.battle;
 }
 
-export function cancelBattle(id: string): Promise<CancelBattleResponse> {
-  return api.request<CancelBattleResponse>(`/battles/${id}/cancel`, { method: 'POST' });
+/** POST /battles/:id/join: a seat (the given one or the first free), debited once (Idempotency-Key). */
+export async function joinBattle(id: string, body: JoinBattleRequest = {}): Promise<Battle> {
+  const answer = await api.money<BattleSeatResponse>(`/battles/${encodeURIComponent(id)}/join`, { body });
+  await applySeatAnswer(answer);
+  return answer.battle;
 }
 
-/** After a seat was bought or refunded: the balance changed. */
-export function refreshBalance(): void {
-  void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
+/** POST /battles/:id/bots: the creator fills the empty seats with house bots. */
+export async function fillWithBots(id: string): Promise<Battle> {
+  const answer = await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}/bots`, {
+    method: 'POST',
+  });
+  queryClient.setQueryData(battleKeys.one(id), answer.battle);
+  void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
+  return answer.battle;
+}
+
+/** POST /battles/:id/cancel: the creator cancels an open battle; every seat is refunded. */
+export async function cancelBattle(id: string): Promise<Battle> {
+  const answer = await api.request<CancelBattleResponse>(`/battles/${encodeURIComponent(id)}/cancel`, {
+    method: 'POST',
+  });
+  await applySeatAnswer(answer);
+  return answer.battle;
 }
 
 /** The battles socket's address beside the API: ws(s)://<host><api base>/ws/battles. */
@@ -60,53 +110,63 @@ export function battleSocketUrl(): string {
   return feedSocketUrl(API_BASE, window.location.origin).replace(/\/ws\/drops$/, '/ws/battles');
 }
 
-/**
- * While mounted, keeps one /ws/battles socket open (reconnecting with backoff) and refetches the battles
- * its events name: the lobby for every event, one battle for its own. On reconnect everything is refetched,
- * so a missed event never leaves stale state.
- */
-export function useBattleEvents(onEvent?: (event: BattleEventMessage) => void): void {
-  const client = useQueryClient();
-  useEffect(() => {
-    let socket: WebSocket | null = null;
-    let closed = false;
-    let failures = 0;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const connect = () => {
-      if (closed) return;
-      socket = new WebSocket(battleSocketUrl());
-      socket.onopen = () => {
-        failures = 0;
-        void client.invalidateQueries({ queryKey: ['battles'] });
-      };
-      socket.onmessage = (message: MessageEvent) => {
-        if (typeof message.data !== 'string') return;
-        let event: BattleEventMessage;
-        try {
-          event = JSON.parse(message.data) as BattleEventMessage;
-        } catch {
-          return;
-        }
-        if (event.type !== 'battle') return;
-        void client.invalidateQueries({ queryKey: battleKeys.lobby });
-        void client.invalidateQueries({ queryKey: battleKeys.one(event.id) });
-        if (event.event === 'finished') void client.invalidateQueries({ queryKey: battleKeys.history });
-        onEvent?.(event);
-      };
-      socket.onclose = () => {
-        if (closed) return;
-        failures += 1;
-        retry = setTimeout(connect, Math.min(10_000, 1000 * 2 ** (failures - 1)));
-      };
-    };
-    connect();
-    return () => {
-      closed = true;
-      clearTimeout(retry);
-      if (socket) {
-        socket.onclose = null;
-        socket.close(1000);
-      }
-    };
-  }, [client, onEvent]);
+/** What a battle event makes stale: the lobby always, the battle it names, the history when one ended. */
+export function invalidateForEvent(event: BattleEventMessage): void {
+  void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
+  void queryClient.invalidateQueries({ queryKey: battleKeys.one(event.id) });
+  if (event.event === 'finished' || event.event === 'cancelled') {
+    void queryClient.invalidateQueries({ queryKey: battleKeys.history });
+    // a finished battle handed its items out; a cancelled one refunded its seats
+    void queryClient.invalidateQueries({ queryKey: queryKeys.inventory });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
+  }
 }
+
+let socket: WebSocket | null = null;
+let retry: ReturnType<typeof setTimeout> | undefined;
+let failures = 0;
+
+function connect(): void {
+  const ws = new WebSocket(battleSocketUrl());
+  socket = ws;
+  ws.onopen = () => {
+    failures = 0;
+    // whatever happened while disconnected: read it all again
+    void queryClient.invalidateQueries({ queryKey: battleKeys.all });
+  };
+  ws.onmessage = (message: MessageEvent) => {
+    if (typeof message.data !== 'string') return;
+    let event: BattleEventMessage;
+    try {
+      event = JSON.parse(message.data) as BattleEventMessage;
+    } catch {
+      return;
+    }
+    if (event.type === 'battle' && typeof event.id === 'string') invalidateForEvent(event);
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    failures += 1;
+    retry = setTimeout(connect, Math.min(10_000, 1000 * 2 ** (failures - 1)));
+  };
+}
+
+/**
+ * The battles socket (GET /ws/battles) as an atom: while a battle screen reads it, one socket is open
+ * (reconnecting with backoff) and its events refetch the battle queries they name. It holds no data of
+ * its own: the screens read the server's state from the query atoms above.
+ */
+export const battleEventsAtom = atom(0);
+battleEventsAtom.onMount = () => {
+  clearTimeout(retry);
+  if (!socket) connect();
+  return () => {
+    clearTimeout(retry);
+    const ws = socket;
+    socket = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.close(1000);
+    }
+  };
+};

@@ -7,6 +7,7 @@ import { formatBalance } from '../../lib/format';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { balanceAtom, meAtom, profileAtom } from '../../state/queries';
+import { BattleHistory } from '../battle/BattleHistory';
 import { DepositSheet } from '../deposit/DepositSheet';
 import { ProfileWallet } from '../wallet/ProfileWallet';
 import { ProfileSections } from './ProfileSections';
@@ -100,6 +101,8 @@ export function ProfilePage() {
       </div>
 
       <ProfileSections />
+
+      <BattleHistory />
 
       <DepositSheet open={depositOpen} onClose={closeDeposit} />
     </section>

@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+import type { BrowserContext, Page } from '@playwright/test';
+import { signLaunchData, startServer, type LaunchUser, type TestServer } from '../api/harness.ts';
+
+// Several Telegram players in one browser test. The shared e2e server runs in demo mode, where every
+// browser is the one demo player; a test that needs other players starts its own server in-process (the
+// real app: built client, API, embedded database) with a known bot token, signs Telegram launch data for
+// each player with it, and opens the app the way Telegram does: launch parameters in the URL's hash and a
+// stand-in for the Telegram client's bridge (window.TelegramWebviewProxy). The app then takes the real
+// Telegram path: it reads the launch data and signs in with it.
+
+export type { TestServer };
+
+/** The real server on a free port, serving the built client (run `vite build` first). */
+export function startAppServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
+  return startServer({
+    config: { clientDir: resolve('dist'), assetsDir: resolve('assets') },
+    env: { LOG_LEVEL: 'warn', ...env },
+  });
+}
+
+/** A dark palette as Telegram sends it in tgWebAppThemeParams. */
+const THEME = {
+  bg_color: '#0e1117',
+  secondary_bg_color: '#151a23',
+  text_color: '#f2f4f8',
+  hint_color: '#8b94a7',
+  link_color: '#5eb0ff',
+  button_color: '#2d8cff',
+  button_text_color: '#ffffff',
+};
+
+/** The hash Telegram opens a Mini App with, carrying launch data signed for `user`. */
+export function launchHash(user: LaunchUser): string {
+  return new URLSearchParams([
+    ['tgWebAppData', signLaunchData(user)],
+    ['tgWebAppVersion', '8.0'],
+    ['tgWebAppPlatform', 'tdesktop'],
+    ['tgWebAppThemeParams', JSON.stringify(THEME)],
+  ]).toString();
+}
+
+/**
+ * Makes every page of the context a Telegram WebView: the client's bridge takes the app's calls and
+ * answers the viewport request as Telegram would. The interface language is fixed with `lang`.
+ */
+export async function actAsTelegram(context: BrowserContext, lang: 'en' | 'ru' = 'en'): Promise<void> {
+  await context.addInitScript((language) => {
+    localStorage.setItem('lang', language);
+    interface Bridge {
+      TelegramWebviewProxy?: { postEvent(type: string, data: string): void };
+      Telegram?: { WebView?: { receiveEvent?: (type: string, data: unknown) => void } };
+    }
+    const w = window as unknown as Bridge;
+    w.TelegramWebviewProxy = {
+      postEvent(type) {
+        if (type !== 'web_app_request_viewport') return;
+        setTimeout(() =>
+          w.Telegram?.WebView?.receiveEvent?.('viewport_changed', {
+            height: window.innerHeight,
+            width: window.innerWidth,
+            is_expanded: true,
+            is_state_stable: true,
+          }),
+        );
+      },
+    };
+  }, lang);
+}
+
+/** A player: a browser context acting as Telegram, signed in as `user` on `server`, at `path`. */
+export async function openAs(
+  context: BrowserContext,
+  server: TestServer,
+  user: LaunchUser,
+  path: string,
+  lang: 'en' | 'ru' = 'en',
+): Promise<Page> {
+  await actAsTelegram(context, lang);
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}${path}#${launchHash(user)}`);
+  await page.waitForFunction(() => localStorage.getItem('token') !== null);
+  return page;
+}
+
+/** The session token the app signed in with (for reading the API as that player). */
+export async function tokenOf(page: Page): Promise<string> {
+  return (await page.evaluate(() => localStorage.getItem('token')))!;
+}
