@@ -44,3 +44,26 @@ export async function lockPlayers(trx: Trx, userIds: readonly bigint[]): Promise
     .execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * One money transaction per player at a time in this process. The database's row lock is what makes
+ * concurrent requests of a player safe (also across instances); this queue only keeps the waiting out of
+ * the connection pool: without it, a burst of one player's requests would each take a pooled connection
+ * just to wait on the player's row, and every other player would wait for a connection. The tail of
+ * each player's queue is kept until it drains.
+ */
+const queues = new Map<bigint, Promise<unknown>>();
+
+export function queueForPlayer<T>(userId: bigint, work: () => Promise<T>): Promise<T> {
+  const before = queues.get(userId) ?? Promise.resolve();
+  const run = before.then(work, work);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(userId, tail);
+  void tail.then(() => {
+    if (queues.get(userId) === tail) queues.delete(userId);
+  });
+  return run;
+}

@@ -2,7 +2,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { FairnessState, RotateResponse } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, FairnessSeedsTable } from '../db/schema.ts';
-import { lockPlayer } from '../db/locks.ts';
+import { lockPlayer, queueForPlayer } from '../db/locks.ts';
 import { hashSeed, newClientSeed, newServerSeed, rollFraction, rollInt, rollWeighted } from './fair.ts';
 
 /**
@@ -145,6 +145,10 @@ export async function fairnessState(db: Db, userId: bigint): Promise<FairnessSta
  * replay rolls whose outcomes they have already seen.
  */
 export async function setClientSeed(db: Db, userId: bigint, clientSeed: string): Promise<FairnessState> {
+  return queueForPlayer(userId, () => setClientSeedNow(db, userId, clientSeed));
+}
+
+async function setClientSeedNow(db: Db, userId: bigint, clientSeed: string): Promise<FairnessState> {
   return db.transaction().execute(async (trx) => {
     await lockPlayer(trx, userId); // the player first (server/db/locks.ts), as every game does before its seed
     const seed = await lockActiveSeed(trx, userId);
@@ -164,6 +168,10 @@ export async function setClientSeed(db: Db, userId: bigint, clientSeed: string):
 
 /** Reveals the active server seed and starts a new pair with nonce 0, keeping the client seed. */
 export async function rotateSeed(db: Db, userId: bigint): Promise<RotateResponse> {
+  return queueForPlayer(userId, () => rotateSeedNow(db, userId));
+}
+
+async function rotateSeedNow(db: Db, userId: bigint): Promise<RotateResponse> {
   return db.transaction().execute(async (trx) => {
     await lockPlayer(trx, userId); // the player first (server/db/locks.ts), as every game does before its seed
     const seed = await lockActiveSeed(trx, userId);

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from '../../contract/inventory.ts';
 import type { Db } from '../db/index.ts';
-import { lockPlayer } from '../db/locks.ts';
+import { lockPlayer, queueForPlayer } from '../db/locks.ts';
 import type { Database } from '../db/schema.ts';
 import { HttpError, badRequest, conflict } from './errors.ts';
 
@@ -90,16 +90,34 @@ export async function withIdempotency<T>(
   if (typeof userId !== 'bigint')
     throw new Error('withIdempotency needs a signed-in request (requireUser first)');
   if (key === null) {
-    return db.transaction().execute(async (trx) => {
-      await lockPlayer(trx, userId);
-      return work(trx);
-    });
+    return queueForPlayer(userId, () =>
+      db.transaction().execute(async (trx) => {
+        await lockPlayer(trx, userId);
+        return work(trx);
+      }),
+    );
   }
   const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
   const hash = requestHash(request);
-  const statusCode = 200;
 
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await queueForPlayer(userId, () => runKeyed(db, userId, key, route, hash, work));
+
+  if (outcome.replayed) void reply.header(IDEMPOTENCY_REPLAYED_HEADER, 'true');
+  void reply.status(outcome.statusCode);
+  return outcome.body;
+}
+
+/** The keyed transaction of withIdempotency: lock the player, claim or replay the key, run, store. */
+async function runKeyed<T>(
+  db: Db,
+  userId: bigint,
+  key: string,
+  route: string,
+  hash: string,
+  work: (trx: Trx) => Promise<T>,
+): Promise<{ replayed: boolean; statusCode: number; body: T }> {
+  const statusCode = 200;
+  return db.transaction().execute(async (trx) => {
     await lockPlayer(trx, userId);
     // a key past its lifetime is forgotten: this request claims it afresh
     await trx
@@ -151,10 +169,6 @@ export async function withIdempotency<T>(
       .execute();
     return { replayed: false, statusCode, body };
   });
-
-  if (outcome.replayed) void reply.header(IDEMPOTENCY_REPLAYED_HEADER, 'true');
-  void reply.status(outcome.statusCode);
-  return outcome.body;
 }
 
 /** JSONB comes back parsed from both drivers; a text value (some setups) is parsed here. */
