@@ -24,11 +24,14 @@ function inlineEntryCss(): Plugin {
       order: 'post',
       handler(html, { bundle }) {
         if (!bundle) return html;
-        return html.replace(/<link rel="stylesheet"[^>]*? href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
-          const asset = bundle[file];
-          const css = asset?.type === 'asset' ? String(asset.source) : null;
-          return css && !css.includes('</style') ? `<style>${css}</style>` : tag;
-        });
+        return html.replace(
+          /<link rel="stylesheet"[^>]*? href="\/([^"]+\.css)"[^>]*>/g,
+          (tag, file: string) => {
+            const asset = bundle[file];
+            const css = asset?.type === 'asset' ? String(asset.source) : null;
+            return css && !css.includes('</style') ? `<style>${css}</style>` : tag;
+          },
+        );
       },
     },
   };
