@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { constants as zlib } from 'node:zlib';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { artImages } from './scripts/art-images.ts';
@@ -12,9 +12,35 @@ const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 /** How many case pictures the first screen shows before any scrolling (two rows of two). */
 const FIRST_SCREEN_CASES = 4;
 
+/**
+ * The entry's stylesheet written into index.html instead of linked: the first screen's CSS is small, and a
+ * linked one holds the first paint back by a round trip on a slow connection (render-blocking).
+ */
+function inlineEntryCss(): Plugin {
+  return {
+    name: 'giftcases-inline-entry-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        return html.replace(
+          /<link rel="stylesheet"[^>]*? href="\/([^"]+\.css)"[^>]*>/g,
+          (tag, file: string) => {
+            const asset = bundle[file];
+            const css = asset?.type === 'asset' ? String(asset.source) : null;
+            return css && !css.includes('</style') ? `<style>${css}</style>` : tag;
+          },
+        );
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    inlineEntryCss(),
     artImages({
       assetsDir: join(import.meta.dirname, 'assets'),
       // the list's first cases, in catalogue order: the seed decides it

@@ -1,5 +1,6 @@
 import {
   backButton,
+  createPostEvent,
   emitEvent,
   init,
   isTMA,
@@ -7,9 +8,13 @@ import {
   mockTelegramEnv,
   openLink,
   openTelegramLink,
+  retrieveLaunchParams,
   retrieveRawInitData,
+  supports,
   themeParams,
   viewport,
+  type MethodName,
+  type PostEventFn,
 } from '@telegram-apps/sdk-react';
 import { fetchDemoLaunchData, setInitDataSource } from '../api';
 
@@ -102,10 +107,36 @@ function settle<T>(promise: PromiseLike<T> | undefined, ms: number): Promise<voi
   ]);
 }
 
+/**
+ * The SDK's postEvent, except where Telegram's webview proxy is there (Android, iOS, and the mocked
+ * environment): there an event goes straight to it. The SDK finds the proxy by checking `window` against a
+ * schema that, when it matches, copies every property of `window`: each haptic tick of a spin read hundreds
+ * of properties, deprecated ones among them (the browser warned about FencedFrame).
+ */
+function directPostEvent(version: string): PostEventFn {
+  const checked = createPostEvent(version) as (method: MethodName, params?: unknown) => void;
+  const post = (method: MethodName, params?: unknown) => {
+    const proxy = (window as { TelegramWebviewProxy?: { postEvent?: unknown } }).TelegramWebviewProxy;
+    // the SDK's own path for what it checks further (a method this client lacks, a header colour's form)
+    if (
+      typeof proxy?.postEvent !== 'function' ||
+      method === 'web_app_set_header_color' ||
+      !supports(method, version)
+    )
+      return checked(method, params);
+    (proxy.postEvent as (method: string, params?: string) => void).call(
+      proxy,
+      method,
+      JSON.stringify(params),
+    );
+  };
+  return post as PostEventFn;
+}
+
 /** Mounts the Telegram components the shell uses: theme → CSS variables, expanded viewport, back button. */
 async function mountComponents(): Promise<void> {
   try {
-    init();
+    init({ postEvent: directPostEvent(retrieveLaunchParams().tgWebAppVersion) });
   } catch {
     return; // unknown environment: the page still works, without Telegram chrome
   }
