@@ -18,6 +18,8 @@ const START_NANO = 10_000_000_000_000n;
 let server: TestServer;
 
 test.beforeAll(async () => {
+  // a fresh database is migrated and seeded first: slow on a busy machine
+  test.setTimeout(180_000);
   server = await startAppServer();
   await server.login(PLAYER);
   await setBalance(server, PLAYER.id, START_NANO);
