@@ -192,3 +192,23 @@ export async function setBalance(
       .execute();
   });
 }
+
+/** Adds items to a player's inventory directly in the database (test setup only). */
+export async function grantItems(
+  server: TestServer,
+  userId: number,
+  items: Record<string, number>,
+): Promise<void> {
+  const db = server.built.ctx.db;
+  for (const [itemId, quantity] of Object.entries(items)) {
+    await db
+      .insertInto('inventory')
+      .values({ user_id: BigInt(userId), item_id: itemId, quantity })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'item_id']).doUpdateSet((eb) => ({
+          quantity: eb('inventory.quantity', '+', eb.ref('excluded.quantity')),
+        })),
+      )
+      .execute();
+  }
+}

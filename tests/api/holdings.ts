@@ -1,27 +1,9 @@
 import { expect } from 'vitest';
 import type { TestServer } from './harness.ts';
 
-/** Helpers of the inventory and achievement API tests: set up holdings, read a player's whole books. */
+export { grantItems } from './harness.ts';
 
-/** Adds items to a player's inventory directly in the database (test setup only). */
-export async function grantItems(
-  server: TestServer,
-  userId: number,
-  items: Record<string, number>,
-): Promise<void> {
-  const db = server.built.ctx.db;
-  for (const [itemId, quantity] of Object.entries(items)) {
-    await db
-      .insertInto('inventory')
-      .values({ user_id: BigInt(userId), item_id: itemId, quantity })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'item_id']).doUpdateSet((eb) => ({
-          quantity: eb('inventory.quantity', '+', eb.ref('excluded.quantity')),
-        })),
-      )
-      .execute();
-  }
-}
+/** Helpers of the inventory and achievement API tests: set up holdings, read a player's whole books. */
 
 /** A case with the given price and items (test setup only), openable like any seeded one. */
 export async function addTestCase(

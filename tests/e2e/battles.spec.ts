@@ -18,6 +18,8 @@ const START_NANO = 50_000_000_000n;
 let server: TestServer;
 
 test.beforeAll(async () => {
+  // a fresh database is migrated and seeded first: slow on a busy machine
+  test.setTimeout(180_000);
   // rounds revealed every 1.5 s: the reels still play, the test does not wait 4 s a round
   server = await startAppServer({ BATTLE_ROUND_MS: '1500' });
   for (const user of [ALICE, BOB, CAROL]) {

@@ -38,6 +38,7 @@ import {
 } from './model';
 import { UpgradeResultSheet } from './UpgradeResultSheet';
 import { UpgradeWheel } from './UpgradeWheel';
+import { PLACEHOLDER_CASES } from './placeholders';
 import './upgrade.css';
 
 const multiplierLabel = (coef: UpgradeMultiplier) => `x${coef}`;
@@ -446,9 +447,12 @@ function TargetGrid({
   }
   if (targets.length === 0) {
     return (
-      <p className="upgrade-grid__message" data-testid="upgrade-no-targets">
-        {t('upgrade.noTargets')}
-      </p>
+      <>
+        <p className="upgrade-grid__message" data-testid="upgrade-no-targets">
+          {t('upgrade.noTargets')} {t('upgrade.placeholders')}
+        </p>
+        <PlaceholderGrid />
+      </>
     );
   }
   return (
@@ -462,6 +466,38 @@ function TargetGrid({
           testId="upgrade-target"
           onSelect={onSelect}
         />
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The spec's 56 placeholder cases with name, image and price: what 'Desired gift' offers when the catalogue
+ * has nothing to aim at. They are not in the catalogue, so they cannot be picked as a target: the cards
+ * are shown disabled and Upgrade stays off.
+ */
+function PlaceholderGrid() {
+  const { t } = useTranslation();
+  return (
+    <ul className="upgrade-grid" data-testid="upgrade-placeholders">
+      {PLACEHOLDER_CASES.map((box) => (
+        <li key={box.id}>
+          <div
+            className="upgrade-card upgrade-card--placeholder"
+            aria-disabled="true"
+            data-testid="upgrade-placeholder"
+            data-price={box.price}
+          >
+            <span className="upgrade-card__art">
+              <ArtImage src={box.imageUrl} />
+            </span>
+            <span className="upgrade-card__name">{t('upgrade.placeholderName', { n: box.number })}</span>
+            <span className="upgrade-card__price">
+              <TonIcon size={12} />
+              {formatTon(box.price, 1)}
+            </span>
+          </div>
+        </li>
       ))}
     </ul>
   );
