@@ -12,6 +12,7 @@ import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes }
 import { playSound, preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
+import { QueryState, type QueryLike } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { inventoryAtom } from '../../state/inventory';
 import { queryKeys } from '../../state/queries';
@@ -426,46 +427,40 @@ function InventoryGrid({
   selectedId,
   disabled,
   onSelect,
-}: GridProps & { query: { data?: InventoryEntry[]; isPending: boolean; isError: boolean } }) {
+}: GridProps & { query: QueryLike<InventoryEntry[]> }) {
   const { t } = useTranslation();
-  if (query.isPending) {
-    return (
-      <div className="upgrade-grid__message" data-testid="upgrade-inventory-loading">
-        <span className="upgrade-spinner" aria-label={t('app.loading')} />
-      </div>
-    );
-  }
-  if (query.isError || !query.data) {
-    return (
-      <p className="upgrade-grid__message" role="alert" data-testid="upgrade-inventory-error">
-        {t('upgrade.loadError')}
-      </p>
-    );
-  }
-  if (query.data.length === 0) {
-    return (
-      <div className="upgrade-grid__message" data-testid="upgrade-inventory-empty">
-        <p>{t('upgrade.empty')}</p>
-        <Link to="/" className="button button--ghost">
-          {t('upgrade.toCases')}
-        </Link>
-      </div>
-    );
-  }
   return (
-    <ul className="upgrade-grid" data-testid="upgrade-inventory">
-      {query.data.map((entry) => (
-        <ItemCard
-          key={entry.id}
-          item={entry.item}
-          quantity={entry.quantity}
-          selected={entry.id === selectedId}
-          disabled={disabled}
-          testId="upgrade-item"
-          onSelect={onSelect}
-        />
-      ))}
-    </ul>
+    <QueryState
+      query={query}
+      testId="upgrade-inventory"
+      compact
+      errorTitle={t('upgrade.loadError')}
+      isEmpty={(entries) => entries.length === 0}
+      empty={
+        <div className="upgrade-grid__message">
+          <p>{t('upgrade.empty')}</p>
+          <Link to="/" className="button button--ghost">
+            {t('upgrade.toCases')}
+          </Link>
+        </div>
+      }
+    >
+      {(entries) => (
+        <ul className="upgrade-grid" data-testid="upgrade-inventory">
+          {entries.map((entry) => (
+            <ItemCard
+              key={entry.id}
+              item={entry.item}
+              quantity={entry.quantity}
+              selected={entry.id === selectedId}
+              disabled={disabled}
+              testId="upgrade-item"
+              onSelect={onSelect}
+            />
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }
 
@@ -477,40 +472,30 @@ function TargetGrid({
   onSelect,
 }: GridProps & { stakeId: string; coef: UpgradeMultiplier }) {
   const { t } = useTranslation();
-  const { options, targets, target } = useTarget(stakeId, coef, selectedId);
-  if (options.isPending) {
-    return (
-      <div className="upgrade-grid__message">
-        <span className="upgrade-spinner" aria-label={t('app.loading')} />
-      </div>
-    );
-  }
-  if (options.isError) {
-    return (
-      <p className="upgrade-grid__message" role="alert">
-        {t('upgrade.targetsError')}
-      </p>
-    );
-  }
-  if (targets.length === 0) {
-    return (
-      <p className="upgrade-grid__message" data-testid="upgrade-no-targets">
-        {t('upgrade.noTargets')}
-      </p>
-    );
-  }
+  const { options, target } = useTarget(stakeId, coef, selectedId);
   return (
-    <ul className="upgrade-grid" data-testid="upgrade-targets">
-      {targets.map((item) => (
-        <ItemCard
-          key={item.id}
-          item={item}
-          selected={item.id === target?.id}
-          disabled={disabled}
-          testId="upgrade-target"
-          onSelect={onSelect}
-        />
-      ))}
-    </ul>
+    <QueryState
+      query={options}
+      testId="upgrade-targets"
+      compact
+      errorTitle={t('upgrade.targetsError')}
+      isEmpty={(answer) => answer.targets.length === 0}
+      empty={<p className="upgrade-grid__message">{t('upgrade.noTargets')}</p>}
+    >
+      {({ targets }) => (
+        <ul className="upgrade-grid" data-testid="upgrade-targets">
+          {targets.map((item) => (
+            <ItemCard
+              key={item.id}
+              item={item}
+              selected={item.id === target?.id}
+              disabled={disabled}
+              testId="upgrade-target"
+              onSelect={onSelect}
+            />
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }
