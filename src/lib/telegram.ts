@@ -184,6 +184,14 @@ export async function initPlatform(): Promise<PlatformState> {
   return { status: 'ready', initData, demo };
 }
 
+/**
+ * Whether Telegram's own BackButton serves as the back button: inside a real Telegram client that has it.
+ * Elsewhere (the demo environment, a plain browser) the app draws its own.
+ */
+export function usesTelegramBackButton(): boolean {
+  return insideTelegram() && backButton.isMounted();
+}
+
 /** Shows the Telegram back button while `visible`, calling `onBack` when pressed; returns a cleanup. */
 export function showTelegramBackButton(visible: boolean, onBack: () => void): () => void {
   if (!backButton.isMounted()) return () => undefined;

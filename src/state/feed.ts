@@ -1,4 +1,5 @@
 import { atom } from 'jotai';
+import type { User } from '../../contract/auth.ts';
 import type { DropEvent } from '../../contract/feed.ts';
 import { API_BASE } from '../api';
 import {
@@ -8,7 +9,8 @@ import {
   type FeedSocket,
   type FeedStatus,
 } from '../api/feed-socket';
-import { store } from './store';
+import { queryKeys } from './queries';
+import { queryClient, store } from './store';
 
 /** The strip shows the 30 newest drops and keeps 50 (spec §9). */
 export const FEED_SHOWN = 30;
@@ -52,8 +54,68 @@ export function mergeDrops(
 const keptDropsAtom = atom<readonly DropEvent[]>([]);
 /** The socket's state: connecting, live, or paused while the app is hidden. */
 export const feedStatusAtom = atom<FeedStatus>('connecting');
-/** The drops on screen: the 30 newest. */
-export const shownDropsAtom = atom((get) => get(keptDropsAtom).slice(0, FEED_SHOWN));
+/**
+ * The player's own drops kept off their strip until their reel settles (no spoiler): the opening ids the
+ * server answered, and, while an opening is asked for and its ids are not known yet, every drop under the
+ * player's feed name (the socket may bring the drop before the HTTP answer).
+ */
+interface HeldDrops {
+  ids: ReadonlySet<string>;
+  /** the player's feed name, once per hold (the name also covers a drop that beats its HTTP answer) */
+  names: readonly string[];
+}
+const heldDropsAtom = atom<HeldDrops>({ ids: new Set<string>(), names: [] });
+
+/** The drops on screen: the 30 newest, without the player's own drops held back. */
+export const shownDropsAtom = atom((get) => {
+  const kept = get(keptDropsAtom);
+  const held = get(heldDropsAtom);
+  if (held.ids.size === 0 && held.names.length === 0) return kept.slice(0, FEED_SHOWN);
+  return kept
+    .filter((drop) => !held.ids.has(drop.id) && !held.names.includes(drop.user.username))
+    .slice(0, FEED_SHOWN);
+});
+
+/** The name the feed shows for a player: '@' + username, or the first name (as the server builds it). */
+export function feedName(user: Pick<User, 'username' | 'firstName'>): string {
+  return user.username ? `@${user.username}` : user.firstName;
+}
+
+export interface OwnDropHold {
+  /** the openings the server answered: held by id too (the name may not be known) */
+  answered(openingIds: readonly string[]): void;
+  /** the reel settled (or the opening failed, or the page left): show them */
+  release(): void;
+}
+
+/**
+ * Keeps the player's own drops off their strip from the tap until `release()`: other players see them at
+ * once, the player when the roulette has landed. Asked before the opening request is sent.
+ */
+export function holdOwnDrops(): OwnDropHold {
+  const me = queryClient.getQueryData<User>(queryKeys.me);
+  const name = me ? feedName(me) : null;
+  const ids: string[] = [];
+  let released = false;
+  if (name !== null) store.set(heldDropsAtom, (held) => ({ ...held, names: [...held.names, name] }));
+  return {
+    answered(openingIds) {
+      if (released) return;
+      ids.push(...openingIds);
+      store.set(heldDropsAtom, (held) => ({ ...held, ids: new Set([...held.ids, ...openingIds]) }));
+    },
+    release() {
+      if (released) return;
+      released = true;
+      store.set(heldDropsAtom, (held) => {
+        const rest = new Set(held.ids);
+        for (const id of ids) rest.delete(id);
+        const index = name === null ? -1 : held.names.indexOf(name);
+        return { ids: rest, names: held.names.filter((_, i) => i !== index) };
+      });
+    },
+  };
+}
 
 let socket: FeedSocket | null = null;
 let lingerTimer: ReturnType<typeof setTimeout> | undefined;

@@ -136,28 +136,33 @@ test('a TON deposit through an injected wallet sends one message: address, nanoT
   await expect(sheet).toHaveAttribute('data-step', 'amount');
   await expect(page.getByTestId('deposit-demo-notice')).toHaveCount(0);
 
-  // no wallet yet: 'Wallet not connected', nothing sent
+  // no wallet yet: 'Wallet not connected'; Deposit opens the wallet connection, closing it sends nothing
   const walletLine = page.getByTestId('deposit-wallet');
   await expect(walletLine).toHaveAttribute('data-state', 'disconnected');
   await expect(walletLine).toContainText('Wallet not connected');
   await page.getByTestId('deposit-amount').fill('1.234567891');
   await page.getByTestId('deposit-submit').click();
+  const modal = page.locator('[data-tc-modal]');
+  await expect(modal).toBeVisible();
   await expect(walletLine).toHaveAttribute('data-alert', 'true');
   await expect(walletLine).toHaveAttribute('role', 'alert');
+  await page.keyboard.press('Escape');
+  await expect(modal).toHaveCount(0);
+  await expect(page.getByTestId('deposit-submit')).toBeEnabled();
   await expect(sheet).toHaveAttribute('data-step', 'amount');
   expect((await testWalletState(page)).sent).toEqual([]);
 
-  // connect from the sheet
-  await page.getByTestId('deposit-connect-wallet').click();
-  await pickInjectedWallet(page);
-  await expect(walletLine).toHaveAttribute('data-state', 'connected');
-
-  // the wallet declines: the loading stops silently, back on the amount step
+  // Deposit again: connecting in the modal goes on with the deposit, no second tap (declined here: the
+  // loading stops silently, back on the amount step)
   await page.evaluate(() => {
     (window as unknown as { __testWallet: TestWalletState }).__testWallet.decline = true;
   });
   await page.getByTestId('deposit-submit').click();
+  await pickInjectedWallet(page);
+  await expect(walletLine).toHaveAttribute('data-state', 'connected');
   await expect.poll(async () => (await testWalletState(page)).sent.length).toBe(1);
+  const first = (await testWalletState(page)).sent[0]!;
+  expect(first.messages[0]!.amount).toBe('1234567891');
   await expect(page.getByTestId('deposit-submit')).toBeEnabled();
   await expect(page.getByTestId('deposit-submit')).not.toHaveAttribute('aria-busy', /.*/);
   await expect(sheet).toHaveAttribute('data-step', 'amount');
@@ -179,9 +184,9 @@ test('a TON deposit through an injected wallet sends one message: address, nanoT
   const [message] = request.messages;
   expect(message!.address).toBe(info.ton!.address);
   expect(message!.amount).toBe('1234567891');
-  // validUntil: now + 600 s, in seconds
-  expect(request.valid_until).toBeGreaterThanOrEqual(sentFrom + 600 - 2);
-  expect(request.valid_until).toBeLessThanOrEqual(sentTo + 600 + 2);
+  // validUntil: now + 300 s, in seconds (wallets refuse more than 5 minutes)
+  expect(request.valid_until).toBeGreaterThanOrEqual(sentFrom + 300 - 2);
+  expect(request.valid_until).toBeLessThanOrEqual(sentTo + 300 + 2);
   expect(request.from).toBe(TEST_WALLET_RAW);
   // the payload is a text-comment cell: 32 zero bits, then the player's deposit comment
   const body = Cell.fromBase64(message!.payload!).beginParse();

@@ -36,6 +36,24 @@ async function openCase(page: Page, caseId = 'starter'): Promise<string> {
   return ((await answer.json()) as { openingId: string }).openingId;
 }
 
+/** Demo deposit (the e2e server credits it shortly after) when the balance is below `amount` TON. */
+async function topUp(page: Page, amount: string): Promise<void> {
+  const headers = { authorization: `Bearer ${await tokenOf(page)}` };
+  const balance = async () =>
+    Number(
+      ((await (await page.request.get('/api/deposit/balance', { headers })).json()) as { balance: string })
+        .balance,
+    );
+  const before = await balance();
+  if (before >= Number(amount)) return;
+  const answer = await page.request.post('/api/deposit/demo', {
+    headers,
+    data: { amount: '20', method: 'cryptobot' },
+  });
+  expect(answer.ok(), await answer.text()).toBe(true);
+  await expect.poll(balance, { timeout: 20_000 }).toBeGreaterThan(before);
+}
+
 const card = (page: Page, id: string) => page.locator(`[data-testid="drop-card"][data-drop-id="${id}"]`);
 
 /** The drop ids on the page, as many times as they are there. */
@@ -84,6 +102,70 @@ test('a drop opened in one browser shows in the other browser within 2 s', async
     expect((await shownIds(viewer.page)).slice(0, 2)).toEqual([next, id]);
     await expectNoRepeats(viewer.page);
     await expect.poll(() => viewer.page.getByTestId('drop-card').count()).toBeLessThanOrEqual(30);
+  } finally {
+    await viewer.context.close();
+    await opener.context.close();
+  }
+});
+
+test('your own drop enters your feed when your reel settles; another page sees it at once', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(240_000);
+  const viewer = await viewerAt(browser, baseURL!);
+  const opener = await viewerAt(browser, baseURL!);
+  try {
+    await opener.page.bringToFront();
+    await opener.page.goto('/case/starter');
+    await expect(opener.page.getByTestId('drop-feed')).toHaveAttribute('data-status', 'live', {
+      timeout: 30_000,
+    });
+    await topUp(opener.page, '5');
+    // the opener's page notes whether any of its own drop cards showed before the win screen, and when
+    await opener.page.evaluate(() => {
+      const marks: { win?: number; card?: number; cardBeforeWin: boolean; ids: string[] } = {
+        cardBeforeWin: false,
+        ids: [],
+      };
+      (window as unknown as { __marks: typeof marks }).__marks = marks;
+      const look = () => {
+        const now = performance.now();
+        if (marks.win === undefined && document.querySelector('[data-testid="win-screen"]')) marks.win = now;
+        const shown = marks.ids.some((id) =>
+          document.querySelector(`[data-testid="drop-card"][data-drop-id="${id}"]`),
+        );
+        if (shown && marks.card === undefined) {
+          marks.card = now;
+          if (marks.win === undefined) marks.cardBeforeWin = true;
+        }
+      };
+      new MutationObserver(look).observe(document.body, { childList: true, subtree: true });
+    });
+    const answered = opener.page.waitForResponse(
+      (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/cases/open-multiple',
+    );
+    await opener.page.getByTestId('open-button').click();
+    const body = (await (await answered).json()) as { results: { openingId: string }[] };
+    const id = body.results[0]!.openingId;
+    await opener.page.evaluate((own) => {
+      (window as unknown as { __marks: { ids: string[] } }).__marks.ids.push(own);
+    }, id);
+
+    // another page sees it at once, while the opener's reel still spins without it
+    await expect(card(viewer.page, id)).toBeVisible({ timeout: DROP_WITHIN_MS });
+    await expect(opener.page.getByTestId('case-page')).toHaveAttribute('data-phase', 'spinning');
+    await expect(card(opener.page, id)).toHaveCount(0);
+
+    // the reel lands: the win screen, then the drop in the opener's own feed
+    // (the scene runtime may still be loading on a slow machine: its watchdog gives up after 2 minutes)
+    await expect(opener.page.getByTestId('win-screen')).toBeVisible({ timeout: 150_000 });
+    await expect(card(opener.page, id)).toHaveCount(1);
+    const marks = await opener.page.evaluate(
+      () => (window as unknown as { __marks: { win: number; card: number; cardBeforeWin: boolean } }).__marks,
+    );
+    expect(marks.cardBeforeWin, 'the own drop showed before the win screen').toBe(false);
+    expect(marks.card - marks.win, 'the own drop follows the win screen within a second').toBeLessThan(1000);
   } finally {
     await viewer.context.close();
     await opener.context.close();

@@ -127,7 +127,28 @@ test('sell one and sell all update the inventory and the header balance', async 
   const sellAll = page.getByTestId('inventory-sell-all');
   await expect(sellAll).toHaveText('Sell all');
   await expect(sellAll).toBeEnabled();
+  // it asks first, with the count and the exact total at the server's prices
   await sellAll.click();
+  const dialog = page.getByTestId('sell-all-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading')).toHaveText('Sell everything?');
+  const count = remaining.reduce((s, e) => s + e.quantity, 0);
+  await expect(page.getByTestId('sell-all-total')).toHaveText(
+    `Items: ${count}. Your balance gets ${shownPrice(worth, 2)} TON.`,
+  );
+  await expect(page.getByTestId('sell-all-dialog-confirm')).toHaveText(
+    `Sell for ${shownPrice(worth, 2)} TON`,
+  );
+  // Cancel sells nothing
+  await page.getByTestId('sell-all-dialog-cancel').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('inventory-item')).toHaveCount(remaining.length);
+  expect(await api.inventory()).toEqual(remaining);
+  expect(await api.balance()).toBe(afterOne);
+  // confirmed, it sells everything
+  await sellAll.click();
+  await page.getByTestId('sell-all-dialog-confirm').click();
+  await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('inventory-empty')).toHaveText('Inventory empty');
   await expect(page.getByTestId('inventory-item')).toHaveCount(0);
   await expect(sellAll).toBeDisabled();

@@ -131,3 +131,32 @@ test('/deposit lands on the profile with the deposit sheet open and the query cl
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
   await expect(sheet).toHaveCount(0);
 });
+
+test('the inventory and the fairness page have a back button to where the player came from', async ({
+  page,
+}) => {
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  await page.goto('/profile');
+  await expect(page.getByTestId('header-name')).toHaveText('Demo');
+  // the profile itself is a tab: no back button
+  await expect(page.getByTestId('header-back')).toHaveCount(0);
+
+  for (const [link, path] of [
+    ['profile-inventory-link', '/inventory'],
+    ['fairness-link', '/fairness'],
+  ] as const) {
+    await page.getByTestId(link).click();
+    await expect.poll(() => pathOf(page)).toBe(path);
+    const back = page.getByTestId('header-back');
+    await expect(back).toBeVisible();
+    await expect(back).toHaveAccessibleName('Back');
+    await back.click();
+    await expect.poll(() => pathOf(page)).toBe('/profile');
+    await expect(page.getByTestId('header-back')).toHaveCount(0);
+  }
+
+  // opened straight on the page, back leads to the case list
+  await page.goto('/fairness');
+  await page.getByTestId('header-back').click();
+  await expect.poll(() => pathOf(page)).toBe('/');
+});

@@ -215,7 +215,7 @@ test('a failed roll request counts as a failure: the failure sheet, nothing lost
   await expect(card(page, 'upgrade-item', stake.id)).toHaveCount(0);
 });
 
-test('Repeat rolls again with the same stake and multiplier while the item is still held', async ({
+test('Repeat shows the stake first, then rolls again with the same stake and multiplier', async ({
   page,
 }) => {
   await english(page);
@@ -243,6 +243,24 @@ test('Repeat rolls again with the same stake and multiplier while the item is st
   await expect(sheet).toBeVisible();
   await expect.poll(() => rolls.length).toBe(1);
   await page.getByTestId('upgrade-repeat').click();
+  // Repeat first shows what it will stake: the same item at its price, the same multiplier; nothing staked yet
+  const ask = page.getByTestId('upgrade-repeat-dialog');
+  await expect(ask).toBeVisible();
+  await expect(ask.getByRole('heading')).toHaveText('Stake again?');
+  await expect(page.getByTestId('upgrade-repeat-stake')).toHaveAttribute('data-item-id', twice!.id);
+  await expect(page.getByTestId('upgrade-repeat-stake')).toContainText(twice!.item.name);
+  await expect(page.getByTestId('upgrade-repeat-price')).toHaveText(shownPrice(twice!.item.price, 2));
+  await expect(page.getByTestId('upgrade-repeat-coef')).toHaveText('x2');
+  await expect(ask).toContainText(`for ${rolls[0]!.target.name}`);
+  expect(rolls).toHaveLength(1);
+  expect(quantity(await inventory(page), twice!.id)).toBe(twice!.quantity - 1);
+  // Cancel keeps the result sheet; Repeat again, then confirm
+  await page.getByTestId('upgrade-repeat-dialog-cancel').click();
+  await expect(ask).toHaveCount(0);
+  await expect(sheet).toBeVisible();
+  expect(rolls).toHaveLength(1);
+  await page.getByTestId('upgrade-repeat').click();
+  await page.getByTestId('upgrade-repeat-dialog-confirm').click();
   // the sheet closes and the same roll is asked for again
   await expect.poll(() => rolls.length).toBe(2);
   expect(rolls.map((r) => [r.stake.id, r.coef])).toEqual([

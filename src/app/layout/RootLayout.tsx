@@ -1,14 +1,23 @@
-import { Suspense, useCallback, useEffect } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { showTelegramBackButton } from '../../lib/telegram';
+import { showTelegramBackButton, usesTelegramBackButton } from '../../lib/telegram';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { Header } from './Header';
 import { TabBar } from './TabBar';
 import './layout.css';
 
-/** Paths with a back button (in the header and Telegram's own). */
+/** Screens reached from another screen rather than from the tab bar. */
+const BACK_PATHS = ['/inventory', '/fairness'];
+
+/**
+ * Paths with a back button: Telegram's own inside Telegram, the header's elsewhere. A case page, the
+ * inventory and the fairness page.
+ */
 export function hasBackButton(pathname: string): boolean {
-  return pathname.startsWith('/case/');
+  return (
+    pathname.startsWith('/case/') ||
+    BACK_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`))
+  );
 }
 
 export function RootLayout() {
@@ -24,6 +33,8 @@ export function RootLayout() {
   }, [navigate]);
 
   useEffect(() => showTelegramBackButton(showBack, goBack), [showBack, goBack]);
+  // inside Telegram its BackButton is the back button; the header draws one only outside it
+  const [headerBack] = useState(() => !usesTelegramBackButton());
 
   // A new screen starts at the top.
   useEffect(() => {
@@ -32,7 +43,7 @@ export function RootLayout() {
 
   return (
     <div className="app">
-      <Header showBack={showBack} onBack={goBack} />
+      <Header showBack={showBack && headerBack} onBack={goBack} />
       <main className="app__main">
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<div className="app__screen-loading" aria-hidden="true" />}>

@@ -8,6 +8,7 @@ import { apiErrorBody } from '../../api';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { casesAtom } from '../../state/queries';
 import { battleEventsAtom, battleLobbyAtom, createBattle, joinBattle } from './api';
@@ -71,53 +72,67 @@ export function BattlePage() {
       )}
 
       <h2 className="battle__section-title">{t('battle.lobby')}</h2>
-      {lobby.isError && <p className="battle__empty">{t('battle.errors.load')}</p>}
-      {lobby.data && lobby.data.length === 0 && <p className="battle__empty">{t('battle.empty')}</p>}
-      <ul className="battle__lobby" data-testid="battle-lobby">
-        {lobby.data?.map((battle) => {
-          const seated = mySeat(battle) !== null;
-          const open = battle.status === 'open';
-          return (
-            <li key={battle.id} className="battle__card" data-testid="battle-card" data-battle={battle.id}>
-              <div className="battle__card-cases">
-                {battle.cases.slice(0, 5).map((c, i) => (
-                  <ArtImage key={i} src={c.imageUrl} className="battle__card-case" />
-                ))}
-                {battle.cases.length > 5 && <span>+{battle.cases.length - 5}</span>}
-              </div>
-              <div className="battle__card-info">
-                <span className="battle__card-format">
-                  {battle.format} · {t(`battle.modes.${battle.mode}`)}
-                </span>
-                <span className="battle__card-cost">
-                  <TonIcon size={14} /> {formatTon(battle.cost)}
-                </span>
-                <span className="battle__card-seats">
-                  {t('battle.seatsTaken', {
-                    taken: battle.seats.length - freeSeats(battle),
-                    total: battle.seats.length,
-                  })}
-                </span>
-              </div>
-              {open && !seated ? (
-                <button
-                  type="button"
-                  className="button battle__join"
-                  disabled={busy !== null}
-                  onClick={() => void join(battle)}
-                  data-testid="battle-join"
+      <QueryState
+        query={lobby}
+        testId="battle-lobby"
+        compact
+        errorTitle={t('battle.errors.load')}
+        isEmpty={(battles) => battles.length === 0}
+        empty={<p className="battle__empty">{t('battle.empty')}</p>}
+      >
+        {(battles) => (
+          <ul className="battle__lobby" data-testid="battle-lobby">
+            {battles.map((battle) => {
+              const seated = mySeat(battle) !== null;
+              const open = battle.status === 'open';
+              return (
+                <li
+                  key={battle.id}
+                  className="battle__card"
+                  data-testid="battle-card"
+                  data-battle={battle.id}
                 >
-                  {t('battle.join')}
-                </button>
-              ) : (
-                <Link className="button button--ghost battle__join" to={`/battle/${battle.id}`}>
-                  {seated ? t('battle.open') : t('battle.watch')}
-                </Link>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+                  <div className="battle__card-cases">
+                    {battle.cases.slice(0, 5).map((c, i) => (
+                      <ArtImage key={i} src={c.imageUrl} className="battle__card-case" />
+                    ))}
+                    {battle.cases.length > 5 && <span>+{battle.cases.length - 5}</span>}
+                  </div>
+                  <div className="battle__card-info">
+                    <span className="battle__card-format">
+                      {battle.format} · {t(`battle.modes.${battle.mode}`)}
+                    </span>
+                    <span className="battle__card-cost">
+                      <TonIcon size={14} /> {formatTon(battle.cost)}
+                    </span>
+                    <span className="battle__card-seats">
+                      {t('battle.seatsTaken', {
+                        taken: battle.seats.length - freeSeats(battle),
+                        total: battle.seats.length,
+                      })}
+                    </span>
+                  </div>
+                  {open && !seated ? (
+                    <button
+                      type="button"
+                      className="button battle__join"
+                      disabled={busy !== null}
+                      onClick={() => void join(battle)}
+                      data-testid="battle-join"
+                    >
+                      {t('battle.join')}
+                    </button>
+                  ) : (
+                    <Link className="button button--ghost battle__join" to={`/battle/${battle.id}`}>
+                      {seated ? t('battle.open') : t('battle.watch')}
+                    </Link>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { sceneArtUrl } from '../../lib/scene/art';
 import { hapticSelection } from '../../lib/haptics';
 import { useSoundMuted } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { caseAtom } from '../../state/cases';
 import { balanceAtom, meAtom } from '../../state/queries';
@@ -235,7 +236,6 @@ function CaseView({ id }: { id: string }) {
   const box = query.data;
 
   if (!box) {
-    if (query.isPending) return <CaseSkeleton />;
     const status = errorStatus(query.error);
     if (status === 404 || apiErrorBody(query.error)?.code === 'CASE_NOT_FOUND') {
       return (
@@ -246,17 +246,13 @@ function CaseView({ id }: { id: string }) {
         </CaseMessage>
       );
     }
+    if (query.isPending && query.fetchStatus !== 'paused') return <CaseSkeleton />;
+    // an error with Retry, or offline
     return (
-      <section className="screen case-message" data-testid="case-error">
-        <h1 className="screen__title">{t('case.loadError')}</h1>
-        <button
-          type="button"
-          className="button"
-          disabled={query.isFetching}
-          onClick={() => void query.refetch()}
-        >
-          {t('case.retry')}
-        </button>
+      <section className="screen">
+        <QueryState query={query} testId="case" errorTitle={t('case.loadError')}>
+          {() => null}
+        </QueryState>
       </section>
     );
   }

@@ -5,6 +5,7 @@ import { apiErrorText } from '../../lib/api-error';
 import { hapticImpact, hapticNotification, lockVerticalSwipes } from '../../lib/haptics';
 import { playSound, preloadSounds } from '../../lib/sound';
 import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
+import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
 import { buildReels } from './model';
 
 /**
@@ -72,6 +73,12 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   // the current spin has already been told it ended (the roulette and the watchdog may both say so)
   const spinEnded = useRef(false);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  // the player's own drops stay off their feed until the win screen shows (no spoiler)
+  const hold = useRef<OwnDropHold | null>(null);
+  const releaseDrops = useCallback(() => {
+    hold.current?.release();
+    hold.current = null;
+  }, []);
 
   const later = useCallback((fn: () => void, ms: number) => {
     const timer = setTimeout(() => {
@@ -86,8 +93,9 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
     return () => {
       for (const timer of pending) clearTimeout(timer);
       pending.clear();
+      releaseDrops();
     };
-  }, []);
+  }, [releaseDrops]);
 
   const reset = useCallback(() => {
     busy.current = false;
@@ -113,6 +121,9 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       if (busy.current) return;
       busy.current = true;
       spinEnded.current = false;
+      // own drops are held off the feed from before the request leaves until the win screen shows
+      releaseDrops();
+      hold.current = holdOwnDrops();
       // the request leaves first: the screen's re-render and the sounds' start come after it (a transition
       // and a task of their own), not between the tap and the request, where a slow phone would wait on them
       const request = openCaseCopies(caseId, count);
@@ -122,6 +133,7 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       void (async () => {
         try {
           const answer = await request;
+          hold.current?.answered(answer.results.map((r) => r.openingId));
           void applyBalance(answer.balance);
           // whole, not on top of the 'opening' state: that transition may not have been rendered yet
           setState({
@@ -138,7 +150,7 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
         }
       })();
     },
-    [caseId, fail, reset],
+    [caseId, fail, reset, releaseDrops],
   );
 
   const quickOpen = useCallback(
@@ -148,12 +160,15 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       hapticImpact('medium');
       preloadSounds(); // inside the tap, so the audio context may start
       setState({ ...IDLE, phase: 'opening', mode: 'quick', count });
+      releaseDrops();
+      hold.current = holdOwnDrops();
       void (async () => {
         const results: OpenResult[] = [];
         try {
           // one request per copy, each after the previous one answered (spec §7)
           for (let i = 0; i < count; i++) {
             const answer = await openCaseOnce(caseId);
+            hold.current?.answered(answer.results.map((r) => r.openingId));
             results.push(...answer.results);
             void applyBalance(answer.balance);
           }
@@ -169,7 +184,7 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
         win();
       })();
     },
-    [caseId, fail, reset, win],
+    [caseId, fail, reset, releaseDrops, win],
   );
 
   const spinDone = useCallback(() => {
@@ -185,6 +200,12 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
     setState((s) => (s.phase === 'finished' ? { ...s, closing: true } : s));
     later(reset, KEEP_FADE_MS);
   }, [later, reset]);
+
+  // the win screen is up (or the opening failed): the drops enter the player's feed now
+  const phase = state.phase;
+  useEffect(() => {
+    if (phase === 'finished' || phase === 'idle') releaseDrops();
+  }, [phase, releaseDrops]);
 
   // no swipe-to-minimize while the reels spin
   const spinning = state.phase === 'spinning';

@@ -6,6 +6,7 @@ import { formatTon } from '../../lib/format';
 import { hapticSelection } from '../../lib/haptics';
 import { preloadScenes } from '../../lib/scene/runtime';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { casesAtom } from '../../state/queries';
 import { DropFeed } from '../feed/DropFeed';
@@ -94,9 +95,8 @@ function PromoBanner() {
 /** The first screen: the case catalogue, in five tabs that each show a slice of it. */
 export function CaseListPage() {
   const { t } = useTranslation();
-  const { data: cases, isPending, isFetching, refetch } = useAtomValue(casesAtom);
+  const query = useAtomValue(casesAtom);
   const [tab, setTab] = useAtom(caseTabAtom);
-  const shown = cases ? casesOfTab(cases, tab) : [];
 
   return (
     <section className="screen" aria-labelledby="cases-title">
@@ -131,29 +131,43 @@ export function CaseListPage() {
       </div>
 
       <div id="case-tabpanel" role="tabpanel" aria-labelledby={`case-tab-${tab}`}>
-        {isPending ? (
-          <div className="case-grid" aria-busy="true">
-            {Array.from({ length: SKELETON_COUNT }, (_, i) => (
-              <div key={i} className="case-card case-card--skeleton skeleton" data-testid="case-skeleton" />
-            ))}
-          </div>
-        ) : shown.length > 0 ? (
-          <ul className="case-grid" data-testid="case-list" key={tab}>
-            {shown.map((item, index) => (
-              <li key={item.id} className="case-grid__cell" style={{ animationDelay: `${index * 40}ms` }}>
-                <CaseCard item={item} priority={index < FIRST_SCREEN_CARDS} />
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <div className="cases-empty" data-testid="cases-empty">
-            <h2 className="cases-empty__title">{t('cases.emptyTitle')}</h2>
-            <p className="cases-empty__text">{t('cases.emptyText')}</p>
-            <button type="button" className="button" disabled={isFetching} onClick={() => void refetch()}>
-              {t('cases.refresh')}
-            </button>
-          </div>
-        )}
+        <QueryState
+          query={query}
+          testId="cases"
+          errorTitle={t('cases.loadError')}
+          loading={
+            <div className="case-grid" aria-busy="true" data-testid="cases-loading">
+              {Array.from({ length: SKELETON_COUNT }, (_, i) => (
+                <div key={i} className="case-card case-card--skeleton skeleton" data-testid="case-skeleton" />
+              ))}
+            </div>
+          }
+          isEmpty={(cases) => casesOfTab(cases, tab).length === 0}
+          empty={
+            <div className="cases-empty">
+              <h2 className="cases-empty__title">{t('cases.emptyTitle')}</h2>
+              <p className="cases-empty__text">{t('cases.emptyText')}</p>
+              <button
+                type="button"
+                className="button"
+                disabled={query.isFetching}
+                onClick={() => void query.refetch()}
+              >
+                {t('cases.refresh')}
+              </button>
+            </div>
+          }
+        >
+          {(cases) => (
+            <ul className="case-grid" data-testid="case-list" key={tab}>
+              {casesOfTab(cases, tab).map((item, index) => (
+                <li key={item.id} className="case-grid__cell" style={{ animationDelay: `${index * 40}ms` }}>
+                  <CaseCard item={item} priority={index < FIRST_SCREEN_CARDS} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
       </div>
     </section>
   );

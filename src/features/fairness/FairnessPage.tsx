@@ -3,20 +3,37 @@ import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { HistoryEntry, RotateResponse } from '../../../contract/cases.ts';
+import type { FairnessState, HistoryEntry, RotateResponse } from '../../../contract/cases.ts';
 import { apiErrorBody } from '../../api';
 import { verifyOpening, type Verification } from '../../lib/fair';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { QueryState } from '../../lib/ui/QueryState';
 import { fairnessAtom, fetchCase, recentOpeningsAtom, rotateSeed, saveClientSeed } from './queries';
 import './fairness.css';
 
 /** What PUT /fairness/client-seed accepts: 1 to 64 visible ASCII characters. */
 const CLIENT_SEED_PATTERN = /^[\x21-\x7E]{1,64}$/;
 
-/** The seed pair: the hash committed to, the client seed (editable), the nonce, and rotation. */
+/** The seed pair's query with its loading, error and offline states. */
 function SeedPanel() {
   const { t } = useTranslation();
-  const { data, isPending, isError } = useAtomValue(fairnessAtom);
+  const query = useAtomValue(fairnessAtom);
+  return (
+    <QueryState
+      query={query}
+      testId="fairness"
+      compact
+      errorTitle={t('fairness.loadError')}
+      loading={<div className="fairness-card fairness-card--loading" aria-busy="true" />}
+    >
+      {(data) => <SeedForm data={data} />}
+    </QueryState>
+  );
+}
+
+/** The seed pair: the hash committed to, the client seed (editable), the nonce, and rotation. */
+function SeedForm({ data }: { data: FairnessState }) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<RotateResponse['revealed'] | null>(null);
   const [saved, setSaved] = useState(false);
@@ -34,9 +51,6 @@ function SeedPanel() {
   });
   const busy = save.isPending || rotate.isPending;
   const failure = save.error ?? rotate.error;
-
-  if (isPending) return <div className="fairness-card fairness-card--loading" aria-busy="true" />;
-  if (isError) return <p className="fairness-card fairness-error">{t('fairness.loadError')}</p>;
 
   const value = draft ?? data.clientSeed;
   const valid = CLIENT_SEED_PATTERN.test(value);
@@ -220,27 +234,28 @@ function VerificationResult({ result, opening }: { result: Verification; opening
 
 function RecentOpenings() {
   const { t } = useTranslation();
-  const { data, isPending, isError } = useAtomValue(recentOpeningsAtom);
+  const query = useAtomValue(recentOpeningsAtom);
   return (
     <section className="fairness-history" aria-labelledby="fairness-history-title">
       <h2 id="fairness-history-title" className="fairness-card__title">
         {t('fairness.history')}
       </h2>
-      {isPending ? (
-        <div className="fairness-card fairness-card--loading" aria-busy="true" />
-      ) : isError ? (
-        <p className="fairness-error">{t('fairness.loadError')}</p>
-      ) : data.openings.length === 0 ? (
-        <p className="fairness-hint" data-testid="history-empty">
-          {t('fairness.historyEmpty')}
-        </p>
-      ) : (
-        <ul className="opening-list">
-          {data.openings.map((o) => (
-            <OpeningRow key={o.id} opening={o} />
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={query}
+        testId="history"
+        compact
+        errorTitle={t('fairness.historyError')}
+        isEmpty={(data) => data.openings.length === 0}
+        empty={<p className="fairness-hint">{t('fairness.historyEmpty')}</p>}
+      >
+        {(data) => (
+          <ul className="opening-list" data-testid="history-list">
+            {data.openings.map((o) => (
+              <OpeningRow key={o.id} opening={o} />
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }

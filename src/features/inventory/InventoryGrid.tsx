@@ -1,8 +1,12 @@
 import { useAtomValue } from 'jotai';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InventoryEntry } from '../../../contract/inventory.ts';
+import { parseTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
+import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { inventoryAtom } from '../../state/inventory';
 import type { useInventoryActions } from './useInventoryActions';
@@ -56,61 +60,77 @@ export function InventoryCard({ entry, actions }: InventoryCardProps) {
   );
 }
 
-/** The two-column inventory grid with its loading spinner, load-error text and empty text (spec §2, §8). */
+/** The two-column inventory grid with its loading, load-error, offline and empty states (spec §2, §8). */
 export function InventoryGrid({ actions }: { actions: Actions }) {
   const { t } = useTranslation();
-  const { data, isPending, isError } = useAtomValue(inventoryAtom);
-
-  if (isPending) {
-    return (
-      <div
-        className="inventory-state"
-        data-testid="inventory-loading"
-        role="status"
-        aria-label={t('app.loading')}
-      >
-        <span className="inventory-spinner" aria-hidden="true" />
-      </div>
-    );
-  }
-  if (isError) {
-    return (
-      <p className="inventory-state inventory-state--error" data-testid="inventory-error" role="alert">
-        {t('inventory.loadError')}
-      </p>
-    );
-  }
-  if (data.length === 0) {
-    return (
-      <p className="inventory-state" data-testid="inventory-empty">
-        {t('inventory.empty')}
-      </p>
-    );
-  }
+  const query = useAtomValue(inventoryAtom);
   return (
-    <ul className="inventory-grid" data-testid="inventory-grid">
-      {data.map((entry) => (
-        <InventoryCard key={entry.id} entry={entry} actions={actions} />
-      ))}
-    </ul>
+    <QueryState
+      query={query}
+      testId="inventory"
+      compact
+      errorTitle={t('inventory.loadError')}
+      isEmpty={(entries) => entries.length === 0}
+      empty={<p className="inventory-state">{t('inventory.empty')}</p>}
+    >
+      {(entries) => (
+        <ul className="inventory-grid" data-testid="inventory-grid">
+          {entries.map((entry) => (
+            <InventoryCard key={entry.id} entry={entry} actions={actions} />
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }
 
-/** Sell all: disabled while an action is pending or when there is nothing to sell (spec §5). */
+/** What everything held is worth at the server's prices, in nanoTON (exact). */
+export function inventoryWorth(entries: readonly InventoryEntry[]): bigint {
+  return entries.reduce((sum, e) => sum + parseTon(e.item.price) * BigInt(e.quantity), 0n);
+}
+
+/**
+ * Sell all: disabled while an action is pending or when there is nothing to sell (spec §5). It asks first,
+ * with how many items go and the exact total they bring at the server's prices.
+ */
 export function SellAllButton({ actions }: { actions: Actions }) {
   const { t } = useTranslation();
   const { data } = useAtomValue(inventoryAtom);
-  const empty = !data || data.every((e) => e.quantity === 0);
+  const [asking, setAsking] = useState(false);
+  const held = (data ?? []).filter((e) => e.quantity > 0);
+  const empty = held.length === 0;
+  const count = held.reduce((sum, e) => sum + e.quantity, 0);
+  const total = formatTon(inventoryWorth(held), 2);
   return (
-    <button
-      type="button"
-      className="button inventory-sell-all"
-      disabled={actions.pending || empty}
-      onClick={actions.sellAll}
-      data-testid="inventory-sell-all"
-    >
-      {t('inventory.sellAll')}
-    </button>
+    <>
+      <button
+        type="button"
+        className="button inventory-sell-all"
+        disabled={actions.pending || empty}
+        onClick={() => setAsking(true)}
+        aria-haspopup="dialog"
+        data-testid="inventory-sell-all"
+      >
+        {t('inventory.sellAll')}
+      </button>
+      {asking && !empty && (
+        <ConfirmDialog
+          testId="sell-all-dialog"
+          title={t('inventory.sellAllTitle')}
+          confirmLabel={t('inventory.sellAllConfirm', { total })}
+          cancelLabel={t('common.cancel')}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            actions.sellAll();
+          }}
+        >
+          <p className="inventory-sell-all__text" data-testid="sell-all-total">
+            {t('inventory.sellAllText', { count, total })}
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
   );
 }
 

@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalStatus } from '../../../contract/inventory.ts';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { QueryState } from '../../lib/ui/QueryState';
 import { withdrawalsAtom } from '../../state/inventory';
 import './inventory.css';
 
@@ -14,7 +15,7 @@ const STATUS_KEYS = {
 /** The player's withdrawal requests with their status (pending, completed, failed), newest first. */
 export function WithdrawalList() {
   const { t, i18n } = useTranslation();
-  const { data, isPending, isError } = useAtomValue(withdrawalsAtom);
+  const query = useAtomValue(withdrawalsAtom);
   const dateFormat = new Intl.DateTimeFormat(i18n.resolvedLanguage, {
     dateStyle: 'short',
     timeStyle: 'short',
@@ -25,47 +26,44 @@ export function WithdrawalList() {
       <h2 id="withdrawals-title" className="section-title">
         {t('inventory.withdrawals.title')}
       </h2>
-      {isPending ? (
-        <div className="inventory-state" role="status" aria-label={t('app.loading')}>
-          <span className="inventory-spinner" aria-hidden="true" />
-        </div>
-      ) : isError ? (
-        <p className="inventory-state inventory-state--error" role="alert">
-          {t('inventory.withdrawals.loadError')}
-        </p>
-      ) : data.length === 0 ? (
-        <p className="inventory-state" data-testid="withdrawals-empty">
-          {t('inventory.withdrawals.empty')}
-        </p>
-      ) : (
-        <ul className="withdrawals__list">
-          {data.map((w) => (
-            <li
-              key={w.id}
-              className="withdrawal"
-              data-testid="withdrawal"
-              data-item-id={w.item.id}
-              data-status={w.status}
-            >
-              <div className="withdrawal__art">
-                <ArtImage src={w.item.imageUrl} className="inventory-card__img" />
-              </div>
-              <div className="withdrawal__text">
-                <span className="withdrawal__name">
-                  {w.item.name} × {w.quantity}
-                </span>
-                <span className="withdrawal__date">{dateFormat.format(new Date(w.createdAt))}</span>
-              </div>
-              <span
-                className={`withdrawal__status withdrawal__status--${w.status}`}
-                data-testid="withdrawal-status"
+      <QueryState
+        query={query}
+        testId="withdrawals"
+        compact
+        errorTitle={t('inventory.withdrawals.loadError')}
+        isEmpty={(list) => list.length === 0}
+        empty={<p className="inventory-state">{t('inventory.withdrawals.empty')}</p>}
+      >
+        {(data) => (
+          <ul className="withdrawals__list">
+            {data.map((w) => (
+              <li
+                key={w.id}
+                className="withdrawal"
+                data-testid="withdrawal"
+                data-item-id={w.item.id}
+                data-status={w.status}
               >
-                {t(STATUS_KEYS[w.status])}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+                <div className="withdrawal__art">
+                  <ArtImage src={w.item.imageUrl} className="inventory-card__img" />
+                </div>
+                <div className="withdrawal__text">
+                  <span className="withdrawal__name">
+                    {w.item.name} × {w.quantity}
+                  </span>
+                  <span className="withdrawal__date">{dateFormat.format(new Date(w.createdAt))}</span>
+                </div>
+                <span
+                  className={`withdrawal__status withdrawal__status--${w.status}`}
+                  data-testid="withdrawal-status"
+                >
+                  {t(STATUS_KEYS[w.status])}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -2,7 +2,8 @@ import { useAtomValue } from 'jotai';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Achievement, RankName } from '../../../contract/users.ts';
+import type { Achievement, ProfileResponse, RankName } from '../../../contract/users.ts';
+import { QueryState } from '../../lib/ui/QueryState';
 import { InventoryActionError, InventoryGrid } from '../inventory/InventoryGrid';
 import { useInventoryActions } from '../inventory/useInventoryActions';
 import { profileAtom } from '../../state/queries';
@@ -62,11 +63,10 @@ function AchievementIcon({ id }: { id: Achievement['id'] }) {
 }
 
 /** The level block (Level 1, Rookie, progress bar of openings / 350) and the next-rank rewards. */
-export function LevelCard() {
+function LevelCard({ data }: { data: ProfileResponse }) {
   const { t } = useTranslation();
-  const { data } = useAtomValue(profileAtom);
-  const level = data?.level ?? { level: 1, rank: 'Rookie' as const, progress: 0 };
-  const openings = data?.stats.openingsCount ?? 0;
+  const level = data.level;
+  const openings = data.stats.openingsCount;
   const current = Math.max(
     RANKS.findIndex((r) => r.name === level.rank),
     0,
@@ -132,15 +132,8 @@ export function LevelCard() {
 }
 
 /** The achievements grid, locked ones dimmed with a lock (spec §2, §9). */
-export function AchievementsGrid() {
+function AchievementsGrid({ achievements }: { achievements: Achievement[] }) {
   const { t } = useTranslation();
-  const { data } = useAtomValue(profileAtom);
-  const achievements: Achievement[] = data?.achievements ?? [
-    { id: 'first_case', unlocked: false },
-    { id: 'lucky_strike', unlocked: false },
-    { id: 'case_collector', unlocked: false },
-    { id: 'high_roller', unlocked: false },
-  ];
   return (
     <section className="profile__section" aria-labelledby="achievements-title">
       <h2 id="achievements-title" className="section-title">
@@ -215,10 +208,27 @@ export function FairnessLink() {
 
 /** Level, next-rank rewards, achievements, inventory and the fairness link, in the profile's order (spec §2). */
 export function ProfileSections() {
+  const { t } = useTranslation();
+  const query = useAtomValue(profileAtom);
   return (
     <>
-      <LevelCard />
-      <AchievementsGrid />
+      <QueryState
+        query={query}
+        testId="profile"
+        errorTitle={t('profile.loadError')}
+        loading={
+          <div className="profile__section" data-testid="profile-loading" aria-busy="true">
+            <span className="skeleton profile__stats-skeleton" />
+          </div>
+        }
+      >
+        {(profile) => (
+          <>
+            <LevelCard data={profile} />
+            <AchievementsGrid achievements={profile.achievements} />
+          </>
+        )}
+      </QueryState>
       <ProfileInventory />
       <FairnessLink />
     </>

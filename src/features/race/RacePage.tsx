@@ -5,6 +5,7 @@ import { formatTon } from '../../lib/format';
 import { queryClient } from '../../state/store';
 import { formatCountdown, raceAtom, raceKeys, secondsLeft } from './api';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { QueryState } from '../../lib/ui/QueryState';
 import { Avatar } from '../../lib/ui/Avatar';
 import { InfoSheet } from './InfoSheet';
 import './race.css';
@@ -24,7 +25,8 @@ export function RacePage() {
   const [sheet, setSheet] = useState<Sheet>(null);
   const [joined, setJoined] = useState(false);
   const close = useCallback(() => setSheet(null), []);
-  const { data, isError } = useAtomValue(raceAtom);
+  const query = useAtomValue(raceAtom);
+  const { data } = query;
   const race = data?.race;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -79,18 +81,29 @@ export function RacePage() {
         <h2 id="race-board-title" className="race__section-title">
           {t('race.leaderboard')}
         </h2>
-        {isError && !race && <p className="race__empty">{t('race.loadError')}</p>}
-        {race && race.leaderboard.length === 0 && <p className="race__empty">{t('race.empty')}</p>}
-        <ol className="race__leaders" data-testid="race-leaderboard">
-          {race?.leaderboard.map((entry) => (
-            <li key={entry.place} className="race__leader" data-rank={entry.place}>
-              <span className="race__rank">{t('race.rank', { rank: entry.place })}</span>
-              <Avatar src={entry.avatar} name={entry.name} size={36} />
-              <span className="race__player">{entry.name}</span>
-              <span className="race__points">{t('race.points', { points: formatTon(entry.points) })}</span>
-            </li>
-          ))}
-        </ol>
+        <QueryState
+          query={query}
+          testId="race"
+          compact
+          errorTitle={t('race.loadError')}
+          isEmpty={(answer) => answer.race.leaderboard.length === 0}
+          empty={<p className="race__empty">{t('race.empty')}</p>}
+        >
+          {(answer) => (
+            <ol className="race__leaders" data-testid="race-leaderboard">
+              {answer.race.leaderboard.map((entry) => (
+                <li key={entry.place} className="race__leader" data-rank={entry.place}>
+                  <span className="race__rank">{t('race.rank', { rank: entry.place })}</span>
+                  <Avatar src={entry.avatar} name={entry.name} size={36} />
+                  <span className="race__player">{entry.name}</span>
+                  <span className="race__points">
+                    {t('race.points', { points: formatTon(entry.points) })}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </QueryState>
       </section>
 
       <section className="race__giveaway" aria-labelledby="race-giveaway-title" data-testid="race-giveaway">

@@ -1,5 +1,5 @@
 import { atom, useAtomValue } from 'jotai';
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { InventoryEntry } from '../../../contract/inventory.ts';
@@ -11,6 +11,8 @@ import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes } from '../../lib/haptics';
 import { playSound, preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
+import { QueryState, type QueryLike } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { inventoryAtom } from '../../state/inventory';
 import { queryKeys } from '../../state/queries';
@@ -115,21 +117,35 @@ export function UpgradePage() {
     refreshed.current = refreshAfterUpgrade();
   }, []);
 
-  const close = useCallback(
-    async (kind: CloseKind) => {
-      const before = latest.current;
+  // Repeat first shows what it will stake (the same item, multiplier and gift), then stakes on Confirm
+  const [repeatStake, setRepeatStake] = useState<InventoryEntry | null>(null);
+
+  const close = useCallback(async (kind: CloseKind) => {
+    const before = latest.current;
+    if (kind !== 'repeat') {
       dispatch({ type: 'close', kind });
-      if (kind !== 'repeat') return;
-      // roll again with the same choices if the item is still held (a stake held more than once)
-      await refreshed.current;
-      const held = queryClient
-        .getQueryData<InventoryEntry[]>(queryKeys.inventory)
-        ?.some((e) => e.id === before.stakeId && e.quantity > 0);
-      if (held) void start({ ...before, started: false, phase: 'idle' });
-      else dispatch({ type: 'tab', tab: 'inventory' });
-    },
-    [start],
-  );
+      return;
+    }
+    // the inventory after this roll tells whether the item is still held (a stake held more than once)
+    await refreshed.current;
+    const held = queryClient
+      .getQueryData<InventoryEntry[]>(queryKeys.inventory)
+      ?.find((e) => e.id === before.stakeId && e.quantity > 0);
+    if (held) {
+      setRepeatStake(held);
+      return;
+    }
+    dispatch({ type: 'close', kind });
+    dispatch({ type: 'tab', tab: 'inventory' });
+  }, []);
+
+  const confirmRepeat = useCallback(() => {
+    const before = latest.current;
+    setRepeatStake(null);
+    dispatch({ type: 'close', kind: 'repeat' });
+    void start({ ...before, started: false, phase: 'idle' });
+  }, [start]);
+  const cancelRepeat = useCallback(() => setRepeatStake(null), []);
 
   const continueToProfile = useCallback(() => {
     dispatch({ type: 'close', kind: 'continue' });
@@ -259,6 +275,39 @@ export function UpgradePage() {
           onContinueToProfile={continueToProfile}
         />
       )}
+      {state.phase === 'result' && repeatStake && state.coef !== null && (
+        <ConfirmDialog
+          testId="upgrade-repeat-dialog"
+          title={t('upgrade.repeatTitle')}
+          confirmLabel={t('upgrade.repeatConfirm')}
+          cancelLabel={t('common.cancel')}
+          onConfirm={confirmRepeat}
+          onCancel={cancelRepeat}
+        >
+          <div
+            className="upgrade-repeat"
+            data-testid="upgrade-repeat-stake"
+            data-item-id={repeatStake.item.id}
+          >
+            <span className="upgrade-repeat__art">
+              <ArtImage src={repeatStake.item.imageUrl} />
+            </span>
+            <span className="upgrade-repeat__name">{repeatStake.item.name}</span>
+            <span className="upgrade-repeat__price" data-testid="upgrade-repeat-price">
+              <TonIcon size={14} />
+              {formatTon(repeatStake.item.price, 2)}
+            </span>
+            <span className="upgrade-repeat__coef" data-testid="upgrade-repeat-coef">
+              {multiplierLabel(state.coef)}
+            </span>
+          </div>
+          <p className="upgrade-repeat__text">
+            {state.answer
+              ? t('upgrade.repeatText', { stake: repeatStake.item.name, target: state.answer.target.name })
+              : t('upgrade.repeatTextNoTarget', { stake: repeatStake.item.name })}
+          </p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }
@@ -379,46 +428,40 @@ function InventoryGrid({
   selectedId,
   disabled,
   onSelect,
-}: GridProps & { query: { data?: InventoryEntry[]; isPending: boolean; isError: boolean } }) {
+}: GridProps & { query: QueryLike<InventoryEntry[]> }) {
   const { t } = useTranslation();
-  if (query.isPending) {
-    return (
-      <div className="upgrade-grid__message" data-testid="upgrade-inventory-loading">
-        <span className="upgrade-spinner" aria-label={t('app.loading')} />
-      </div>
-    );
-  }
-  if (query.isError || !query.data) {
-    return (
-      <p className="upgrade-grid__message" role="alert" data-testid="upgrade-inventory-error">
-        {t('upgrade.loadError')}
-      </p>
-    );
-  }
-  if (query.data.length === 0) {
-    return (
-      <div className="upgrade-grid__message" data-testid="upgrade-inventory-empty">
-        <p>{t('upgrade.empty')}</p>
-        <Link to="/" className="button button--ghost">
-          {t('upgrade.toCases')}
-        </Link>
-      </div>
-    );
-  }
   return (
-    <ul className="upgrade-grid" data-testid="upgrade-inventory">
-      {query.data.map((entry) => (
-        <ItemCard
-          key={entry.id}
-          item={entry.item}
-          quantity={entry.quantity}
-          selected={entry.id === selectedId}
-          disabled={disabled}
-          testId="upgrade-item"
-          onSelect={onSelect}
-        />
-      ))}
-    </ul>
+    <QueryState
+      query={query}
+      testId="upgrade-inventory"
+      compact
+      errorTitle={t('upgrade.loadError')}
+      isEmpty={(entries) => entries.length === 0}
+      empty={
+        <div className="upgrade-grid__message">
+          <p>{t('upgrade.empty')}</p>
+          <Link to="/" className="button button--ghost">
+            {t('upgrade.toCases')}
+          </Link>
+        </div>
+      }
+    >
+      {(entries) => (
+        <ul className="upgrade-grid" data-testid="upgrade-inventory">
+          {entries.map((entry) => (
+            <ItemCard
+              key={entry.id}
+              item={entry.item}
+              quantity={entry.quantity}
+              selected={entry.id === selectedId}
+              disabled={disabled}
+              testId="upgrade-item"
+              onSelect={onSelect}
+            />
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }
 
@@ -430,44 +473,38 @@ function TargetGrid({
   onSelect,
 }: GridProps & { stakeId: string; coef: UpgradeMultiplier }) {
   const { t } = useTranslation();
-  const { options, targets, target } = useTarget(stakeId, coef, selectedId);
-  if (options.isPending) {
-    return (
-      <div className="upgrade-grid__message">
-        <span className="upgrade-spinner" aria-label={t('app.loading')} />
-      </div>
-    );
-  }
-  if (options.isError) {
-    return (
-      <p className="upgrade-grid__message" role="alert">
-        {t('upgrade.targetsError')}
-      </p>
-    );
-  }
-  if (targets.length === 0) {
-    return (
-      <>
-        <p className="upgrade-grid__message" data-testid="upgrade-no-targets">
-          {t('upgrade.noTargets')} {t('upgrade.placeholders')}
-        </p>
-        <PlaceholderGrid />
-      </>
-    );
-  }
+  const { options, target } = useTarget(stakeId, coef, selectedId);
   return (
-    <ul className="upgrade-grid" data-testid="upgrade-targets">
-      {targets.map((item) => (
-        <ItemCard
-          key={item.id}
-          item={item}
-          selected={item.id === target?.id}
-          disabled={disabled}
-          testId="upgrade-target"
-          onSelect={onSelect}
-        />
-      ))}
-    </ul>
+    <QueryState
+      query={options}
+      testId="upgrade-targets"
+      compact
+      errorTitle={t('upgrade.targetsError')}
+      isEmpty={(answer) => answer.targets.length === 0}
+      empty={
+        <>
+          <p className="upgrade-grid__message" data-testid="upgrade-no-targets">
+            {t('upgrade.noTargets')} {t('upgrade.placeholders')}
+          </p>
+          <PlaceholderGrid />
+        </>
+      }
+    >
+      {({ targets }) => (
+        <ul className="upgrade-grid" data-testid="upgrade-targets">
+          {targets.map((item) => (
+            <ItemCard
+              key={item.id}
+              item={item}
+              selected={item.id === target?.id}
+              disabled={disabled}
+              testId="upgrade-target"
+              onSelect={onSelect}
+            />
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }
 

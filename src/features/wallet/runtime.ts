@@ -20,8 +20,11 @@ import { walletAtom, type WalletState } from './state';
 // the wallet work (modal, wallet list, QR, bridge, action modals, notifications); here it is only
 // configured, and its connection is mirrored into `walletAtom` for the parts of the app that do not load it.
 
-/** A TON deposit message is valid for 600 s (spec §7, §9); TON Connect wants seconds. */
-export const TON_TRANSFER_VALIDITY_S = 600;
+/**
+ * How long a TON deposit message stays valid, s (TON Connect wants seconds). The spec's 600 s is more than
+ * wallets accept: they refuse a validUntil over 5 minutes ahead, so 300.
+ */
+export const TON_TRANSFER_VALIDITY_S = 300;
 
 export interface TonTransfer {
   /** the receiving address */
@@ -38,10 +41,15 @@ export interface WalletRuntime {
   isConnected(): boolean;
   /** opens the TON Connect modal (wallet list, QR) */
   connect(): Promise<void>;
+  /**
+   * Opens the TON Connect modal and resolves once a wallet is connected (true), or false when the player
+   * closes the modal without one or the connection fails. True at once when already connected.
+   */
+  connectAndWait(): Promise<boolean>;
   disconnect(): Promise<void>;
   /**
    * Asks the connected wallet to send one message: `amountNano` to `address` with the text comment, valid
-   * for 600 s. Rejects when the wallet declines, the request fails or no wallet is connected.
+   * for TON_TRANSFER_VALIDITY_S. Rejects when the wallet declines, the request fails or no wallet is connected.
    */
   sendTransfer(transfer: TonTransfer): Promise<void>;
 }
@@ -144,6 +152,34 @@ async function create(): Promise<WalletRuntime> {
     ui,
     isConnected: () => ui.connected,
     connect: () => ui.openModal(),
+    connectAndWait: () =>
+      new Promise<boolean>((resolve) => {
+        if (ui.connected) {
+          resolve(true);
+          return;
+        }
+        let done = false;
+        const finish = (connected: boolean) => {
+          if (done) return;
+          done = true;
+          offStatus();
+          offModal();
+          resolve(connected);
+        };
+        const offStatus = ui.onStatusChange(
+          (wallet) => {
+            if (wallet) finish(true);
+          },
+          () => finish(false),
+        );
+        // closed by the player (not because a wallet was picked and is connecting): no wallet
+        const offModal = ui.onModalStateChange((state) => {
+          if (state.status === 'closed' && state.closeReason !== 'wallet-selected' && !ui.connected) {
+            finish(false);
+          }
+        });
+        ui.openModal().catch(() => finish(false));
+      }),
     disconnect: () => ui.disconnect(),
     async sendTransfer({ address, amountNano, comment }) {
       if (!ui.connected) throw new Error('Wallet not connected');
