@@ -173,10 +173,12 @@ function CaseOpenScreen({ box }: { box: Case }) {
               className="quick-button"
               data-testid="quick-open-button"
               disabled={busy || !hasItems}
+              aria-busy={(busy && mode === 'quick') || undefined}
               onClick={() => opening.quickOpen(count)}
             >
               <BoltIcon />
-              <span>{busy && mode === 'quick' ? t('case.opening') : t('case.quickOpen')}</span>
+              {/* the label stays while the request is out (it pulses): a longer one would not fit beside Open */}
+              <span className="quick-button__label">{t('case.quickOpen')}</span>
             </button>
           </div>
         ) : (
