@@ -39,9 +39,19 @@ import { BattleClock, battleSocketRoutes } from './realtime/battles.ts';
 import { installRateLimits, RateLimitedError } from './limits.ts';
 import { ThrottledWarning } from './realtime/sockets.ts';
 
+/** A registered route: its method(s), full path and the contract schemas it validates with. */
+export interface RouteInfo {
+  method: string | string[];
+  url: string;
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
+  websocket: boolean;
+}
+
 export interface BuiltApp {
   app: App;
   ctx: AppContext;
+  /** every route the app registered (the API's, with their contract schemas), in registration order */
+  routes: RouteInfo[];
   /** stops the server and closes the database */
   close(): Promise<void>;
 }
@@ -185,6 +195,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await bus.close();
   });
 
+  const routes: RouteInfo[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push({
+      method: route.method,
+      url: route.url,
+      schema: route.schema as RouteInfo['schema'],
+      websocket: (route as { websocket?: boolean }).websocket === true,
+    });
+  });
   installValidation(app);
   installErrorHandling(app);
   // answers above 1 KB leave compressed when the client accepts it (brotli, then gzip); what is already
@@ -247,6 +266,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return {
     app,
     ctx,
+    routes,
     async close() {
       if (closed) return;
       closed = true;
