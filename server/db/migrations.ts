@@ -319,4 +319,12 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX upgrades_time_idx ON upgrades (created_at)`.execute(db);
     },
   },
+  '0009_catalogue_in_russian': {
+    async up(db: Kysely<unknown>) {
+      // The catalogue's texts in Russian beside the English ones; the seed fills them at every start.
+      await sql`ALTER TABLE items ADD COLUMN name_ru TEXT NOT NULL DEFAULT ''`.execute(db);
+      await sql`ALTER TABLE cases ADD COLUMN name_ru TEXT NOT NULL DEFAULT ''`.execute(db);
+      await sql`ALTER TABLE cases ADD COLUMN description_ru TEXT NOT NULL DEFAULT ''`.execute(db);
+    },
+  },
 };

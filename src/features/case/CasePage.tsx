@@ -15,6 +15,7 @@ import { DropFeed } from '../feed/DropFeed';
 import { CaseItems } from './CaseItems';
 import { COUNTS, canAfford, rouletteItems, totalPrice, type OpenCount } from './model';
 import { RouletteStage } from './RouletteStage';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { useCaseOpening } from './useCaseOpening';
 import { WinScreen } from './WinScreen';
 import './case.css';
@@ -68,7 +69,14 @@ function CaseOpenScreen({ box }: { box: Case }) {
   const [count, setCount] = useState<OpenCount>(1);
   const opening = useCaseOpening(box.id, t('case.openError'));
   const { phase, mode, results, reels, closing } = opening.state;
-  const pieces = useMemo(() => rouletteItems(box.items), [box.items]);
+  const texts = useCatalogueTexts();
+  // the items with their names in the interface language (the list, and the roulette's cards)
+  const items = useMemo(
+    () => box.items.map((entry) => ({ ...entry, item: { ...entry.item, name: texts.itemName(entry.item) } })),
+    [box.items, texts],
+  );
+  const pieces = useMemo(() => rouletteItems(items), [items]);
+  const description = texts.caseDescription(box);
 
   const busy = phase !== 'idle';
   const hasItems = box.items.length > 0;
@@ -98,7 +106,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
 
       <div className="case-head">
         <h1 className="screen__title case-head__name" data-testid="case-name">
-          {box.name}
+          {texts.caseName(box)}
         </h1>
         <span className="case-head__price" data-testid="case-price">
           <TonIcon size={16} />
@@ -106,7 +114,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
         </span>
         <SoundToggle />
       </div>
-      {box.description && <p className="case-head__description">{box.description}</p>}
+      {description && <p className="case-head__description">{description}</p>}
 
       <div className="case-controls">
         <div className="case-count" role="group" aria-label={t('case.countLabel')}>
@@ -190,7 +198,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
       </div>
 
       <DropFeed />
-      <CaseItems items={box.items} />
+      <CaseItems items={items} />
 
       {phase === 'finished' && <WinScreen results={results} closing={closing} onKeep={opening.keep} />}
     </section>

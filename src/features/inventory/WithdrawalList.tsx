@@ -4,6 +4,7 @@ import type { WithdrawalStatus } from '../../../contract/inventory.ts';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { withdrawalsAtom } from '../../state/inventory';
 import './inventory.css';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 const STATUS_KEYS = {
   pending: 'inventory.withdrawals.pending',
@@ -14,6 +15,7 @@ const STATUS_KEYS = {
 /** The player's withdrawal requests with their status (pending, completed, failed), newest first. */
 export function WithdrawalList() {
   const { t, i18n } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const { data, isPending, isError } = useAtomValue(withdrawalsAtom);
   const dateFormat = new Intl.DateTimeFormat(i18n.resolvedLanguage, {
     dateStyle: 'short',
@@ -52,7 +54,7 @@ export function WithdrawalList() {
               </div>
               <div className="withdrawal__text">
                 <span className="withdrawal__name">
-                  {w.item.name} × {w.quantity}
+                  {itemName(w.item)} × {w.quantity}
                 </span>
                 <span className="withdrawal__date">{dateFormat.format(new Date(w.createdAt))}</span>
               </div>

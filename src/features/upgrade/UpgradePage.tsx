@@ -39,6 +39,7 @@ import {
 import { UpgradeResultSheet } from './UpgradeResultSheet';
 import { UpgradeWheel } from './UpgradeWheel';
 import './upgrade.css';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 const multiplierLabel = (coef: UpgradeMultiplier) => `x${coef}`;
 
@@ -345,6 +346,7 @@ function ItemCard({
   testId: string;
   onSelect: (itemId: string) => void;
 }) {
+  const { itemName } = useCatalogueTexts();
   return (
     <li>
       <button
@@ -363,7 +365,7 @@ function ItemCard({
         <span className="upgrade-card__art">
           <ArtImage src={item.imageUrl} />
         </span>
-        <span className="upgrade-card__name">{item.name}</span>
+        <span className="upgrade-card__name">{itemName(item)}</span>
         <span className="upgrade-card__price">
           <TonIcon size={12} />
           {formatTon(item.price, 1)}
