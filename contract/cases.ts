@@ -10,9 +10,15 @@ export const Rarity = Type.Union([
 ]);
 export type Rarity = Static<typeof Rarity>;
 
+/** An item's texts in Russian, beside the English ones (the app shows them in its Russian interface). */
+export const ItemRu = Type.Object({ name: Type.String() });
+
 export const Item = Type.Object({
   id: Type.String(),
+  /** in English (for API users and the English interface) */
   name: Type.String(),
+  /** the same in Russian: in the catalogue answers and wherever the server has the item's catalogue row */
+  ru: Type.Optional(ItemRu),
   price: Ton,
   /** a same-origin path such as /assets/items/flower_pink.svg */
   imageUrl: Type.String(),
@@ -33,10 +39,16 @@ export const CaseItem = Type.Object({
 });
 export type CaseItem = Static<typeof CaseItem>;
 
+/** A case's texts in Russian, beside the English ones. */
+export const CaseRu = Type.Object({ name: Type.String(), description: Type.String() });
+
 export const Case = Type.Object({
   id: Type.String(),
+  /** name and description in English */
   name: Type.String(),
   description: Type.String(),
+  /** the same in Russian */
+  ru: CaseRu,
   price: Ton,
   imageUrl: Type.String(),
   imageBase64: Type.Union([Type.String(), Type.Null()]),

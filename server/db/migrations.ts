@@ -337,4 +337,13 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)`.execute(db);
     },
   },
+
+  '0010_catalogue_in_russian': {
+    async up(db: Kysely<unknown>) {
+      // The catalogue's texts in Russian beside the English ones; the seed fills them at every start.
+      await sql`ALTER TABLE items ADD COLUMN name_ru TEXT NOT NULL DEFAULT ''`.execute(db);
+      await sql`ALTER TABLE cases ADD COLUMN name_ru TEXT NOT NULL DEFAULT ''`.execute(db);
+      await sql`ALTER TABLE cases ADD COLUMN description_ru TEXT NOT NULL DEFAULT ''`.execute(db);
+    },
+  },
 };

@@ -62,6 +62,8 @@ type TextKey = ColumnType<string, string, never>;
 export interface ItemsTable {
   id: TextKey;
   name: string;
+  /** the name in Russian ('' until seeded) */
+  name_ru: Generated<string>;
   price_nano: BigIntColumn;
   rarity: 'common' | 'uncommon' | 'rare' | 'epic' | 'legendary';
   image_url: string;
@@ -74,6 +76,9 @@ export interface CasesTable {
   id: TextKey;
   name: string;
   description: string;
+  /** the name and description in Russian ('' until seeded) */
+  name_ru: Generated<string>;
+  description_ru: Generated<string>;
   price_nano: BigIntColumn;
   image_url: string;
   is_active: Generated<boolean>;

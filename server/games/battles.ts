@@ -481,7 +481,7 @@ export async function settleBattle(db: Db, battleId: bigint): Promise<boolean> {
         j.onRef('s.battle_id', '=', 'r.battle_id').onRef('s.seat', '=', 'r.awarded_seat'),
       )
       .innerJoin('items as i', 'i.id', 'r.item_id')
-      .select(['s.user_id', 'i.id', 'i.name', 'i.price_nano', 'i.rarity', 'i.image_url'])
+      .select(['s.user_id', 'i.id', 'i.name', 'i.name_ru', 'i.price_nano', 'i.rarity', 'i.image_url'])
       .select(['i.created_at', 'i.updated_at'])
       .where('r.battle_id', '=', battleId)
       .where('s.user_id', 'is not', null)

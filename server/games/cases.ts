@@ -16,10 +16,12 @@ export interface CaseEntry {
   item: ItemRow;
 }
 
-export function toApiItem(row: ItemRow): Item {
+/** An item row as the API shows it; a row read without its Russian name (an older select) answers without `ru`. */
+export function toApiItem(row: Omit<ItemRow, 'name_ru'> & { name_ru?: string }): Item {
   return {
     id: row.id,
     name: row.name,
+    ...(row.name_ru ? { ru: { name: row.name_ru } } : {}),
     price: formatTon(row.price_nano),
     imageUrl: row.image_url,
     imageBase64: null,
@@ -33,6 +35,8 @@ export function toApiCase(row: CaseRow, entries: readonly CaseEntry[]): Case {
     id: row.id,
     name: row.name,
     description: row.description,
+    // unseeded rows (no Russian yet) show the English text in both languages
+    ru: { name: row.name_ru || row.name, description: row.description_ru || row.description },
     price: formatTon(row.price_nano),
     imageUrl: row.image_url,
     imageBase64: null,
@@ -62,6 +66,7 @@ export async function loadEntries(db: Db, caseIds: readonly string[]): Promise<M
       'ci.weight',
       'i.id',
       'i.name',
+      'i.name_ru',
       'i.price_nano',
       'i.rarity',
       'i.image_url',

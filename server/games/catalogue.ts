@@ -18,9 +18,12 @@ import { NANO_PER_TON, parseTon } from '../../contract/money.ts';
 
 export type Rarity = 'common' | 'uncommon' | 'rare' | 'epic' | 'legendary';
 
+/** A catalogue text in Russian, beside the English one (the client shows it in the Russian interface). */
 export interface SeedItem {
   id: string;
   name: string;
+  /** the name in Russian */
+  nameRu: string;
   priceNano: bigint;
   rarity: Rarity;
   /** '/assets/items/<id>.svg' */
@@ -31,6 +34,9 @@ export interface SeedCase {
   id: string;
   name: string;
   description: string;
+  /** the name and description in Russian */
+  nameRu: string;
+  descriptionRu: string;
   priceNano: bigint;
   imageUrl: string;
   isActive: boolean;
@@ -59,53 +65,60 @@ export function rarityForPrice(priceNano: bigint): Rarity {
   return 'legendary';
 }
 
-// [id, name, price in TON]
-const ITEM_ROWS: [string, string, string][] = [
-  ['lollipop', 'Lollipop', '0.1'],
-  ['candle', 'Candle', '0.15'],
-  ['flower_pink', 'Pink Flower', '0.2'],
-  ['clover', 'Lucky Clover', '0.25'],
-  ['candy', 'Candy', '0.3'],
-  ['bell', 'Jingle Bell', '0.35'],
-  ['heart', 'Red Heart', '0.4'],
-  ['icecream', 'Ice Cream', '0.45'],
-  ['cupcake', 'Cupcake', '0.5'],
-  ['snowflake', 'Snowflake', '0.55'],
-  ['star', 'Gold Star', '0.6'],
-  ['balloon', 'Balloons', '0.75'],
-  ['rose', 'Red Rose', '0.9'],
-  ['ton_balance', 'TON Balance', '1'],
-  ['cap', 'Party Cap', '1.25'],
-  ['sunflower', 'Sunflower', '1.5'],
-  ['cake', 'Birthday Cake', '2'],
-  ['xmas_tree', 'Holiday Tree', '2.5'],
-  ['teddy_bear', 'Teddy Bear', '3'],
-  ['bouquet', 'Bouquet', '3.5'],
-  ['gift_box', 'Gift Box', '4'],
-  ['surfboard', 'Surfboard', '4.5'],
-  ['ton_stack', 'TON Stack', '5'],
-  ['champagne', 'Champagne', '6'],
-  ['potion', 'Magic Potion', '8'],
-  ['gem_green', 'Emerald', '10'],
-  ['trophy', 'Golden Trophy', '12'],
-  ['ring', 'Diamond Ring', '15'],
-  ['watch', 'Gold Watch', '18'],
-  ['rocket', 'Rocket', '25'],
-  ['gem_blue', 'Sapphire', '30'],
-  ['diamond', 'Diamond', '45'],
-  ['crown', 'Golden Crown', '60'],
-  ['nft_1', 'NFT Gift #1', '80'],
-  ['golden_egg', 'Golden Egg', '120'],
-  ['nft_2', 'NFT Gift #2', '150'],
-  ['ton_chest', 'TON Treasure Chest', '250'],
-  ['moon', 'Golden Moon', '350'],
-  ['sports_car', 'Sports Car', '500'],
-  ['yacht', 'Yacht', '1000'],
+// [id, name, price in TON, name in Russian]
+const ITEM_ROWS: [string, string, string, string][] = [
+  ['lollipop', 'Lollipop', '0.1', 'Леденец'],
+  ['candle', 'Candle', '0.15', 'Свеча'],
+  ['flower_pink', 'Pink Flower', '0.2', 'Розовый цветок'],
+  ['clover', 'Lucky Clover', '0.25', 'Счастливый клевер'],
+  ['candy', 'Candy', '0.3', 'Конфета'],
+  ['bell', 'Jingle Bell', '0.35', 'Колокольчик'],
+  ['heart', 'Red Heart', '0.4', 'Красное сердце'],
+  ['icecream', 'Ice Cream', '0.45', 'Мороженое'],
+  ['cupcake', 'Cupcake', '0.5', 'Капкейк'],
+  ['snowflake', 'Snowflake', '0.55', 'Снежинка'],
+  ['star', 'Gold Star', '0.6', 'Золотая звезда'],
+  ['balloon', 'Balloons', '0.75', 'Воздушные шары'],
+  ['rose', 'Red Rose', '0.9', 'Красная роза'],
+  ['ton_balance', 'TON Balance', '1', 'Баланс TON'],
+  ['cap', 'Party Cap', '1.25', 'Праздничный колпак'],
+  ['sunflower', 'Sunflower', '1.5', 'Подсолнух'],
+  ['cake', 'Birthday Cake', '2', 'Праздничный торт'],
+  ['xmas_tree', 'Holiday Tree', '2.5', 'Новогодняя ёлка'],
+  ['teddy_bear', 'Teddy Bear', '3', 'Плюшевый мишка'],
+  ['bouquet', 'Bouquet', '3.5', 'Букет'],
+  ['gift_box', 'Gift Box', '4', 'Подарочная коробка'],
+  ['surfboard', 'Surfboard', '4.5', 'Доска для сёрфинга'],
+  ['ton_stack', 'TON Stack', '5', 'Стопка TON'],
+  ['champagne', 'Champagne', '6', 'Шампанское'],
+  ['potion', 'Magic Potion', '8', 'Волшебное зелье'],
+  ['gem_green', 'Emerald', '10', 'Изумруд'],
+  ['trophy', 'Golden Trophy', '12', 'Золотой кубок'],
+  ['ring', 'Diamond Ring', '15', 'Кольцо с бриллиантом'],
+  ['watch', 'Gold Watch', '18', 'Золотые часы'],
+  ['rocket', 'Rocket', '25', 'Ракета'],
+  ['gem_blue', 'Sapphire', '30', 'Сапфир'],
+  ['diamond', 'Diamond', '45', 'Бриллиант'],
+  ['crown', 'Golden Crown', '60', 'Золотая корона'],
+  ['nft_1', 'NFT Gift #1', '80', 'NFT-подарок №1'],
+  ['golden_egg', 'Golden Egg', '120', 'Золотое яйцо'],
+  ['nft_2', 'NFT Gift #2', '150', 'NFT-подарок №2'],
+  ['ton_chest', 'TON Treasure Chest', '250', 'Сундук с сокровищами TON'],
+  ['moon', 'Golden Moon', '350', 'Золотая луна'],
+  ['sports_car', 'Sports Car', '500', 'Спорткар'],
+  ['yacht', 'Yacht', '1000', 'Яхта'],
 ];
 
-export const SEED_ITEMS: SeedItem[] = ITEM_ROWS.map(([id, name, price]) => {
+export const SEED_ITEMS: SeedItem[] = ITEM_ROWS.map(([id, name, price, nameRu]) => {
   const priceNano = parseTon(price);
-  return { id, name, priceNano, rarity: rarityForPrice(priceNano), imageUrl: `/assets/items/${id}.svg` };
+  return {
+    id,
+    name,
+    nameRu,
+    priceNano,
+    rarity: rarityForPrice(priceNano),
+    imageUrl: `/assets/items/${id}.svg`,
+  };
 });
 
 export const SEED_ITEMS_BY_ID: ReadonlyMap<string, SeedItem> = new Map(SEED_ITEMS.map((i) => [i.id, i]));
@@ -115,6 +128,8 @@ interface CaseDesign {
   id: string;
   name: string;
   description: string;
+  /** [name, description] in Russian */
+  ru: [string, string];
   price: string;
   isActive?: boolean;
   isLocked?: boolean;
@@ -127,6 +142,10 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'starter',
     name: 'Starter',
     description: 'Sweets, flowers and a chance at a Teddy Bear or a Gift Box. A good first case.',
+    ru: [
+      'Стартовый',
+      'Сладости, цветы и шанс на плюшевого мишку или подарочную коробку. Хороший первый кейс.',
+    ],
     price: '0.5',
     items: [
       ['lollipop', 2000],
@@ -145,6 +164,7 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'sweet',
     name: 'Sweet Tooth',
     description: 'Candy, cupcakes and cakes, with Champagne and a Diamond Ring at the bottom of the box.',
+    ru: ['Сладкоежка', 'Конфеты, капкейки и торты, а на дне коробки — шампанское и кольцо с бриллиантом.'],
     price: '1',
     items: [
       ['lollipop', 2000],
@@ -163,6 +183,10 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'flowers',
     name: 'Flower Shop',
     description: 'Fresh flowers and bouquets; the lucky ones find an Emerald or a Diamond Ring.',
+    ru: [
+      'Цветочная лавка',
+      'Свежие цветы и букеты; счастливчикам достаются изумруд или кольцо с бриллиантом.',
+    ],
     price: '2.5',
     items: [
       ['flower_pink', 1500],
@@ -181,6 +205,7 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'surfboard',
     name: 'Surfboard',
     description: 'A summer case: ride the wave to a Gold Watch, a Rocket or a Sapphire.',
+    ru: ['Сёрфинг', 'Летний кейс: поймайте волну к золотым часам, ракете или сапфиру.'],
     price: '5',
     items: [
       ['balloon', 2000],
@@ -201,6 +226,7 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'premium',
     name: 'Premium',
     description: 'Gifts for grown-ups: jewels, a Golden Crown and NFT Gift #1.',
+    ru: ['Премиум', 'Подарки для взрослых: драгоценности, золотая корона и NFT-подарок №1.'],
     price: '10',
     items: [
       ['ton_balance', 1500],
@@ -221,6 +247,7 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'gems',
     name: 'Gem Vault',
     description: 'Emeralds, sapphires and diamonds, with a Golden Egg and NFT Gift #2 locked inside.',
+    ru: ['Сокровищница', 'Изумруды, сапфиры и бриллианты, а внутри спрятаны золотое яйцо и NFT-подарок №2.'],
     price: '25',
     items: [
       ['ton_stack', 2000],
@@ -239,6 +266,7 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'royal',
     name: 'Royal Treasury',
     description: 'For high rollers: crowns, NFT gifts, a TON Treasure Chest and a Sports Car.',
+    ru: ['Королевская казна', 'Для хайроллеров: короны, NFT-подарки, сундук с сокровищами TON и спорткар.'],
     price: '75',
     items: [
       ['gem_green', 2000],
@@ -259,6 +287,7 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'legendary',
     name: 'Legendary',
     description: 'The rarest gifts of all, up to a Yacht. Opens at a later level.',
+    ru: ['Легендарный', 'Самые редкие подарки, вплоть до яхты. Откроется на следующем уровне.'],
     price: '100',
     isLocked: true,
     items: [
@@ -279,6 +308,10 @@ const CASE_DESIGNS: CaseDesign[] = [
     id: 'holiday',
     name: 'Winter Holiday',
     description: 'A seasonal case of bells, snowflakes and holiday trees. Back next winter.',
+    ru: [
+      'Зимние праздники',
+      'Сезонный кейс с колокольчиками, снежинками и ёлками. Вернётся следующей зимой.',
+    ],
     price: '3',
     isActive: false,
     items: [
@@ -403,6 +436,8 @@ export function buildCatalogue(rtp = DEFAULT_RTP): SeedCase[] {
       id: d.id,
       name: d.name,
       description: d.description,
+      nameRu: d.ru[0],
+      descriptionRu: d.ru[1],
       priceNano: casePrice,
       imageUrl: `/assets/cases/${d.id}.svg`,
       isActive: d.isActive ?? true,

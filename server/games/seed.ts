@@ -35,6 +35,7 @@ export async function seedCatalogue(
         data.items.map((i) => ({
           id: i.id,
           name: i.name,
+          name_ru: i.nameRu,
           price_nano: i.priceNano,
           rarity: i.rarity,
           image_url: i.imageUrl,
@@ -45,14 +46,15 @@ export async function seedCatalogue(
           .column('id')
           .doUpdateSet((eb) => ({
             name: eb.ref('excluded.name'),
+            name_ru: eb.ref('excluded.name_ru'),
             price_nano: eb.ref('excluded.price_nano'),
             rarity: eb.ref('excluded.rarity'),
             image_url: eb.ref('excluded.image_url'),
             updated_at: sql<Date>`now()`,
           }))
           .where(
-            sql<boolean>`(items.name, items.price_nano, items.rarity, items.image_url)
-              IS DISTINCT FROM (excluded.name, excluded.price_nano, excluded.rarity, excluded.image_url)`,
+            sql<boolean>`(items.name, items.name_ru, items.price_nano, items.rarity, items.image_url)
+              IS DISTINCT FROM (excluded.name, excluded.name_ru, excluded.price_nano, excluded.rarity, excluded.image_url)`,
           ),
       )
       .execute();
@@ -64,6 +66,8 @@ export async function seedCatalogue(
           id: c.id,
           name: c.name,
           description: c.description,
+          name_ru: c.nameRu,
+          description_ru: c.descriptionRu,
           price_nano: c.priceNano,
           image_url: c.imageUrl,
           is_active: c.isActive,
@@ -77,6 +81,8 @@ export async function seedCatalogue(
           .doUpdateSet((eb) => ({
             name: eb.ref('excluded.name'),
             description: eb.ref('excluded.description'),
+            name_ru: eb.ref('excluded.name_ru'),
+            description_ru: eb.ref('excluded.description_ru'),
             price_nano: eb.ref('excluded.price_nano'),
             image_url: eb.ref('excluded.image_url'),
             is_active: eb.ref('excluded.is_active'),
@@ -85,10 +91,11 @@ export async function seedCatalogue(
             updated_at: sql<Date>`now()`,
           }))
           .where(
-            sql<boolean>`(cases.name, cases.description, cases.price_nano, cases.image_url,
-                          cases.is_active, cases.is_locked, cases.position)
-              IS DISTINCT FROM (excluded.name, excluded.description, excluded.price_nano, excluded.image_url,
-                                excluded.is_active, excluded.is_locked, excluded.position)`,
+            sql<boolean>`(cases.name, cases.description, cases.name_ru, cases.description_ru, cases.price_nano,
+                          cases.image_url, cases.is_active, cases.is_locked, cases.position)
+              IS DISTINCT FROM (excluded.name, excluded.description, excluded.name_ru, excluded.description_ru,
+                                excluded.price_nano, excluded.image_url, excluded.is_active, excluded.is_locked,
+                                excluded.position)`,
           ),
       )
       .execute();

@@ -68,6 +68,31 @@ describe('the case catalogue', () => {
     });
   });
 
+  it('carries every case and item text in Russian beside the English', async () => {
+    const cases = (await server.call<CasesResponse>('GET', '/cases')).body.cases;
+    const cyrillic = /[А-Яа-яЁё]/;
+    for (const c of cases) {
+      expect(c.ru.name, c.id).toMatch(cyrillic);
+      expect(c.ru.description, c.id).toMatch(cyrillic);
+      for (const { item } of c.items) expect(item.ru?.name, item.id).toMatch(cyrillic);
+    }
+    expect(cases.find((c) => c.id === 'starter')).toMatchObject({
+      name: 'Starter',
+      ru: { name: 'Стартовый' },
+    });
+    const seeded = new Map(SEED_ITEMS.map((i) => [i.id, i.nameRu]));
+    for (const { item } of cases.flatMap((c) => c.items)) expect(item.ru?.name).toBe(seeded.get(item.id));
+    // an opening names its item in both languages too
+    const token = await server.login({ id: 810101 });
+    await setBalance(server, 810101, TON);
+    const opened = await server.call<OpenCaseResponse>('POST', '/cases/open', {
+      token,
+      body: { caseId: 'starter' },
+    });
+    expect(opened.status).toBe(200);
+    expect(opened.body.item.ru?.name).toBe(seeded.get(opened.body.item.id));
+  });
+
   it('shows one case by id, and answers an unknown one with a JSON 404', async () => {
     const list = (await server.call<CasesResponse>('GET', '/cases')).body.cases;
     for (const id of ['starter', 'legendary']) {

@@ -157,6 +157,7 @@ describe('upgrade targets', () => {
   const items: ItemRow[] = SEED_ITEMS.map((i) => ({
     id: i.id,
     name: i.name,
+    name_ru: i.nameRu,
     price_nano: i.priceNano,
     rarity: i.rarity,
     image_url: i.imageUrl,

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { Battle, BattleFormat, BattleMode } from '../../../contract/battles.ts';
 import { sumTon } from '../../../contract/money.ts';
-import { apiErrorBody } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
 import { ArtImage } from '../../lib/ui/ArtImage';
@@ -14,6 +14,7 @@ import { casesAtom } from '../../state/queries';
 import { battleEventsAtom, battleLobbyAtom, createBattle, joinBattle } from './api';
 import { FORMATS, MAX_ROUNDS, freeSeats, mySeat } from './model';
 import './battle.css';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 /**
  * Case battles (issue 17): the lobby of open and running battles with Join, and the create panel (cases
@@ -36,7 +37,7 @@ export function BattlePage() {
       hapticImpact('light');
       void navigate(`/battle/${battle.id}`);
     } catch (err) {
-      setError(apiErrorBody(err)?.message ?? t('battle.errors.join'));
+      setError(apiErrorText(err, t('battle.errors.join')));
     } finally {
       setBusy(null);
     }
@@ -139,6 +140,7 @@ export function BattlePage() {
 
 function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
   const { t } = useTranslation();
+  const { caseName } = useCatalogueTexts();
   const { data: cases } = useAtomValue(casesAtom);
   const playable = useMemo(
     () => (cases ?? []).filter((c) => c.isActive && !c.isLocked && c.items.length > 0),
@@ -161,7 +163,7 @@ function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
       hapticImpact('medium');
       onCreated(battle.id);
     } catch (err) {
-      setError(apiErrorBody(err)?.message ?? t('battle.errors.create'));
+      setError(apiErrorText(err, t('battle.errors.create')));
     } finally {
       setBusy(false);
     }
@@ -181,7 +183,7 @@ function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
               data-testid={`battle-pick-${c.id}`}
             >
               <ArtImage src={c.imageUrl} className="battle__pick-art" />
-              <span className="battle__pick-name">{c.name}</span>
+              <span className="battle__pick-name">{caseName(c)}</span>
               <span className="battle__pick-price">{formatTon(c.price)}</span>
             </button>
           </li>

@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router';
 import { battleReelHeight, type BattleCase, type BattleReelScenePlan } from '../../../scenes/battle-reel';
 import type { SceneEvent } from '../../../scenes/runtime';
 import type { Battle, BattleSeat } from '../../../contract/battles.ts';
-import { apiErrorBody } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { rollInt, sha256Hex } from '../../lib/fair';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
@@ -42,7 +42,7 @@ export function BattleRoomPage() {
       await run();
       hapticImpact('light');
     } catch (err) {
-      setError(apiErrorBody(err)?.message ?? t('battle.errors.action'));
+      setError(apiErrorText(err, t('battle.errors.action')));
     }
   };
 

@@ -17,6 +17,7 @@ import { DropFeed } from '../feed/DropFeed';
 import { CaseItems } from './CaseItems';
 import { COUNTS, canAfford, rouletteItems, totalPrice, type OpenCount } from './model';
 import { RouletteStage } from './RouletteStage';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { useCaseOpening } from './useCaseOpening';
 import { WinScreen } from './WinScreen';
 import './case.css';
@@ -74,11 +75,18 @@ function CaseOpenScreen({ box }: { box: Case }) {
   const [count, setCount] = useState<OpenCount>(1);
   const opening = useCaseOpening(box.id, t('case.openError'));
   const { phase, mode, results, reels, closing } = opening.state;
+  const texts = useCatalogueTexts();
+  // the items with their names in the interface language (the list, and the roulette's cards)
+  const items = useMemo(
+    () => box.items.map((entry) => ({ ...entry, item: { ...entry.item, name: texts.itemName(entry.item) } })),
+    [box.items, texts],
+  );
   // the cards bake the art's raster copies: decoded in the scene worker, before the tap
   const pieces = useMemo(
-    () => rouletteItems(box.items).map((piece) => ({ ...piece, imageUrl: sceneArtUrl(piece.imageUrl) })),
-    [box.items],
+    () => rouletteItems(items).map((piece) => ({ ...piece, imageUrl: sceneArtUrl(piece.imageUrl) })),
+    [items],
   );
+  const description = texts.caseDescription(box);
 
   const busy = phase !== 'idle';
   const hasItems = box.items.length > 0;
@@ -108,7 +116,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
 
       <div className="case-head">
         <h1 className="screen__title case-head__name" data-testid="case-name">
-          {box.name}
+          {texts.caseName(box)}
         </h1>
         <span className="case-head__price" data-testid="case-price">
           <TonIcon size={16} />
@@ -116,7 +124,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
         </span>
         <SoundToggle />
       </div>
-      {box.description && <p className="case-head__description">{box.description}</p>}
+      {description && <p className="case-head__description">{description}</p>}
 
       <div className="case-controls">
         <div className="case-count" role="group" aria-label={t('case.countLabel')}>
@@ -200,7 +208,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
       </div>
 
       <StillDropFeed />
-      <StillCaseItems items={box.items} />
+      <StillCaseItems items={items} />
 
       {phase === 'finished' && <WinScreen results={results} closing={closing} onKeep={opening.keep} />}
     </section>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpenResult } from '../../../contract/cases.ts';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { apiErrorText } from '../../lib/api-error';
 import { sumTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
@@ -21,6 +22,7 @@ interface WinScreenProps {
 /** The won items (price with at least 1 decimal, spec §9, and every significant one: the Sell button offers exactly what a sale credits), each sellable, and 'Keep it' to close (spec §2, §4). */
 export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const [sales, setSales] = useState<Record<string, SaleState>>({});
   const keepRef = useRef<HTMLButtonElement>(null);
   const total = sumTon(results.map((r) => r.item.price));
@@ -75,7 +77,7 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
                 <span className="win-item__art">
                   <ArtImage src={result.item.imageUrl} />
                 </span>
-                <span className="win-item__name">{result.item.name}</span>
+                <span className="win-item__name">{itemName(result.item)}</span>
                 <span className="win-item__price" data-testid="win-item-price">
                   <TonIcon size={14} />
                   {formatTon(result.item.price, 1)}

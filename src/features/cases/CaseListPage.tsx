@@ -8,6 +8,7 @@ import { preloadScenes } from '../../lib/scene/runtime';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { casesAtom } from '../../state/queries';
 import { DropFeed } from '../feed/DropFeed';
 import { CASE_TABS, caseTabAtom, casesOfTab } from './tabs';
@@ -19,12 +20,13 @@ const SKELETON_COUNT = 6;
 const FIRST_SCREEN_CARDS = 4;
 
 function CaseCardBody({ item, priority }: { item: Case; priority: boolean }) {
+  const { caseName } = useCatalogueTexts();
   return (
     <>
       <span className="case-card__art">
         <ArtImage src={item.imageUrl} priority={priority} />
       </span>
-      <span className="case-card__name">{item.name}</span>
+      <span className="case-card__name">{caseName(item)}</span>
       <span className="case-card__price">
         <TonIcon size={14} />
         {formatTon(item.price, 2)}

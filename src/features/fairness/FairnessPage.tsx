@@ -4,10 +4,11 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { FairnessState, HistoryEntry, RotateResponse } from '../../../contract/cases.ts';
-import { apiErrorBody } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { verifyOpening, type Verification } from '../../lib/fair';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { QueryState } from '../../lib/ui/QueryState';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { fairnessAtom, fetchCase, recentOpeningsAtom, rotateSeed, saveClientSeed } from './queries';
 import './fairness.css';
 
@@ -126,7 +127,7 @@ function SeedForm({ data }: { data: FairnessState }) {
       )}
       {failure && (
         <p className="fairness-error" role="alert">
-          {apiErrorBody(failure)?.message || t('fairness.error')}
+          {apiErrorText(failure, t('fairness.error'))}
         </p>
       )}
     </section>
@@ -139,6 +140,7 @@ type Check =
 /** One past opening with a Verify button (enabled once its server seed is revealed). */
 function OpeningRow({ opening }: { opening: HistoryEntry }) {
   const { t, i18n } = useTranslation();
+  const { itemName, caseName } = useCatalogueTexts();
   const [check, setCheck] = useState<Check>({ state: 'idle' });
   const serverSeed = opening.serverSeed;
 
@@ -170,9 +172,9 @@ function OpeningRow({ opening }: { opening: HistoryEntry }) {
           <ArtImage src={opening.item.imageUrl} className="opening-row__img" />
         </div>
         <div className="opening-row__text">
-          <span className="opening-row__item">{opening.item.name}</span>
+          <span className="opening-row__item">{itemName(opening.item)}</span>
           <span className="opening-row__meta">
-            {opening.case.name} · {t('fairness.nonce')} {opening.proof.nonce} · {date}
+            {caseName(opening.case)} · {t('fairness.nonce')} {opening.proof.nonce} · {date}
           </span>
         </div>
         <button
@@ -202,6 +204,7 @@ function OpeningRow({ opening }: { opening: HistoryEntry }) {
 
 function VerificationResult({ result, opening }: { result: Verification; opening: HistoryEntry }) {
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const mark = (ok: boolean | null) => (ok === null ? '–' : ok ? '✓' : '✗');
   return (
     <div
@@ -225,7 +228,7 @@ function VerificationResult({ result, opening }: { result: Verification; opening
           {mark(result.itemMatches)}{' '}
           {result.itemMatches === null
             ? t('fairness.oddsChanged')
-            : t('fairness.checkItem', { item: opening.item.name })}
+            : t('fairness.checkItem', { item: itemName(opening.item) })}
         </li>
       </ul>
     </div>

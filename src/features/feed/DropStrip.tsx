@@ -6,16 +6,18 @@ import type { DropEvent } from '../../../contract/feed.ts';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { dropKey, feedStatusAtom, shownDropsAtom } from '../../state/feed';
 import './feed.css';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 /** One drop. Memoized: a new drop renders one new card, the others stay as they are. */
 const DropCard = memo(function DropCard({ drop }: { drop: DropEvent }) {
+  const { itemName, caseName } = useCatalogueTexts();
   return (
     <li className="drop-card" data-testid="drop-card" data-drop-id={drop.id}>
       <Link
         to={`/verify/${drop.betId}`}
         className="drop-card__link"
         data-testid="drop-card-link"
-        title={`${drop.user.username}: ${drop.item.name} (${drop.case.name})`}
+        title={`${drop.user.username}: ${itemName(drop.item)} (${caseName(drop.case)})`}
       >
         <span className="drop-card__art">
           <ArtImage src={drop.item.imageUrl} />
@@ -23,7 +25,7 @@ const DropCard = memo(function DropCard({ drop }: { drop: DropEvent }) {
         <span className="drop-card__case" aria-hidden="true">
           <ArtImage src={drop.case.imageUrl} />
         </span>
-        <span className="drop-card__name">{drop.item.name}</span>
+        <span className="drop-card__name">{itemName(drop.item)}</span>
         <span className="drop-card__user">{drop.user.username}</span>
       </Link>
     </li>

@@ -11,6 +11,7 @@ import { TonIcon } from '../../lib/ui/TonIcon';
 import { inventoryAtom } from '../../state/inventory';
 import type { useInventoryActions } from './useInventoryActions';
 import './inventory.css';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 type Actions = ReturnType<typeof useInventoryActions>;
 
@@ -22,13 +23,14 @@ interface InventoryCardProps {
 /** One item: image (placeholder on failure), name, 'Quantity: n', price with 1 decimal, Sell and Withdraw. */
 export function InventoryCard({ entry, actions }: InventoryCardProps) {
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const disabled = actions.pending || entry.quantity === 0;
   return (
     <li className="inventory-card" data-testid="inventory-item" data-item-id={entry.item.id}>
       <div className="inventory-card__art">
         <ArtImage src={entry.item.imageUrl} className="inventory-card__img" />
       </div>
-      <span className="inventory-card__name">{entry.item.name}</span>
+      <span className="inventory-card__name">{itemName(entry.item)}</span>
       <span className="inventory-card__quantity" data-testid="inventory-quantity">
         {t('inventory.quantity', { n: entry.quantity })}
       </span>

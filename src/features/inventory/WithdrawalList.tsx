@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { WithdrawalStatus } from '../../../contract/inventory.ts';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { QueryState } from '../../lib/ui/QueryState';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { withdrawalsAtom } from '../../state/inventory';
 import './inventory.css';
 
@@ -15,6 +16,7 @@ const STATUS_KEYS = {
 /** The player's withdrawal requests with their status (pending, completed, failed), newest first. */
 export function WithdrawalList() {
   const { t, i18n } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const query = useAtomValue(withdrawalsAtom);
   const dateFormat = new Intl.DateTimeFormat(i18n.resolvedLanguage, {
     dateStyle: 'short',
@@ -32,7 +34,11 @@ export function WithdrawalList() {
         compact
         errorTitle={t('inventory.withdrawals.loadError')}
         isEmpty={(list) => list.length === 0}
-        empty={<p className="inventory-state">{t('inventory.withdrawals.empty')}</p>}
+        empty={
+          <p className="inventory-state" data-testid="withdrawals-empty">
+            {t('inventory.withdrawals.empty')}
+          </p>
+        }
       >
         {(data) => (
           <ul className="withdrawals__list">
@@ -49,7 +55,7 @@ export function WithdrawalList() {
                 </div>
                 <div className="withdrawal__text">
                   <span className="withdrawal__name">
-                    {w.item.name} × {w.quantity}
+                    {itemName(w.item)} × {w.quantity}
                   </span>
                   <span className="withdrawal__date">{dateFormat.format(new Date(w.createdAt))}</span>
                 </div>

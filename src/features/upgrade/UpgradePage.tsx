@@ -42,6 +42,7 @@ import { UpgradeResultSheet } from './UpgradeResultSheet';
 import { UpgradeWheel } from './UpgradeWheel';
 import { PLACEHOLDER_CASES } from './placeholders';
 import './upgrade.css';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 const multiplierLabel = (coef: UpgradeMultiplier) => `x${coef}`;
 
@@ -395,6 +396,7 @@ function ItemCard({
   testId: string;
   onSelect: (itemId: string) => void;
 }) {
+  const { itemName } = useCatalogueTexts();
   return (
     <li>
       <button
@@ -413,7 +415,7 @@ function ItemCard({
         <span className="upgrade-card__art">
           <ArtImage src={item.imageUrl} />
         </span>
-        <span className="upgrade-card__name">{item.name}</span>
+        <span className="upgrade-card__name">{itemName(item)}</span>
         <span className="upgrade-card__price">
           <TonIcon size={12} />
           {formatTon(item.price, 1)}

@@ -6,6 +6,7 @@ import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import type { CloseKind, UpgradeOutcome } from './model';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 interface UpgradeResultSheetProps {
   outcome: UpgradeOutcome;
@@ -30,6 +31,7 @@ export function UpgradeResultSheet({
   onContinueToProfile,
 }: UpgradeResultSheetProps) {
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const titleId = useId();
   const firstAction = useRef<HTMLButtonElement>(null);
   const success = outcome === 'success';
@@ -46,8 +48,11 @@ export function UpgradeResultSheet({
 
   let text: string;
   if (success && answer)
-    text = t('upgrade.result.successText', { stake: answer.stake.name, target: answer.target.name });
-  else if (answer) text = t('upgrade.result.failureText', { stake: answer.stake.name });
+    text = t('upgrade.result.successText', {
+      stake: itemName(answer.stake),
+      target: itemName(answer.target),
+    });
+  else if (answer) text = t('upgrade.result.failureText', { stake: itemName(answer.stake) });
   else text = error ?? t('upgrade.result.error');
 
   return (
@@ -83,7 +88,7 @@ export function UpgradeResultSheet({
             <span className="upgrade-sheet__art">
               <ArtImage src={item.imageUrl} />
             </span>
-            <span className="upgrade-sheet__name">{item.name}</span>
+            <span className="upgrade-sheet__name">{itemName(item)}</span>
             <span className="upgrade-sheet__price">
               <TonIcon size={14} />
               {formatTon(item.price, 1)}
