@@ -43,7 +43,8 @@ export default defineConfig({
     command: 'node --import tsx server/main.ts',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // compiling and starting the server takes seconds on a quiet machine, over a minute on a busy one
+    timeout: 180_000,
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
