@@ -142,8 +142,9 @@ test('a TON deposit through an injected wallet sends one message: address, nanoT
   await expect(walletLine).toContainText('Wallet not connected');
   await page.getByTestId('deposit-amount').fill('1.234567891');
   await page.getByTestId('deposit-submit').click();
-  const modal = page.locator('[data-tc-modal]');
-  await expect(modal).toBeVisible();
+  const modal = page.locator('[data-tc-wallets-modal-container]');
+  await expect(modal.getByRole('heading', { name: 'Connect your TON wallet' })).toBeVisible();
+  await expect(page.getByTestId('deposit-submit')).toBeDisabled();
   await expect(walletLine).toHaveAttribute('data-alert', 'true');
   await expect(walletLine).toHaveAttribute('role', 'alert');
   await page.keyboard.press('Escape');

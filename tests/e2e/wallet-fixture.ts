@@ -154,7 +154,8 @@ export async function connectThroughModal(page: Page): Promise<void> {
 
 /** In an open TON Connect modal, picks Tonkeeper, then its browser extension: the injected test wallet. */
 export async function pickInjectedWallet(page: Page): Promise<void> {
-  const modal = page.locator('[data-tc-modal]');
+  // the wallets modal only (a transaction's action modal may follow it at once)
+  const modal = page.locator('[data-tc-wallets-modal-container]');
   await modal.waitFor();
   await modal.locator('[data-tc-wallet-item]', { hasText: 'Tonkeeper' }).first().click();
   await modal.getByRole('button', { name: /Browser Extension|Расширение/ }).click();

@@ -172,11 +172,11 @@ async function create(): Promise<WalletRuntime> {
           },
           () => finish(false),
         );
-        // closed by the player (not because a wallet was picked and is connecting): no wallet
+        // closed by the player after it opened (not because a wallet was picked and is connecting): no wallet
+        let opened = false;
         const offModal = ui.onModalStateChange((state) => {
-          if (state.status === 'closed' && state.closeReason !== 'wallet-selected' && !ui.connected) {
-            finish(false);
-          }
+          if (state.status === 'opened') opened = true;
+          else if (opened && state.closeReason !== 'wallet-selected' && !ui.connected) finish(false);
         });
         ui.openModal().catch(() => finish(false));
       }),
