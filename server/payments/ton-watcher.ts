@@ -96,10 +96,12 @@ function sameAddress(text: string, account: Address): boolean {
   }
 }
 
+/** The sender as toncenter wrote it, when it is an address at all; null otherwise. */
 function rawAddress(text: unknown): string | null {
   if (typeof text !== 'string' || text.length > 100) return null;
   try {
-    return Address.parse(text).toRawString();
+    Address.parse(text);
+    return text;
   } catch {
     return null;
   }
