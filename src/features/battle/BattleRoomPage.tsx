@@ -14,15 +14,8 @@ import { SceneView } from '../../lib/scene/SceneView';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import {
-  battleKeys,
-  cancelBattle,
-  fetchBattle,
-  fillWithBots,
-  joinBattle,
-  refreshBalance,
-  useBattleEvents,
-} from './api';
+import { queryKeys } from '../../state/queries';
+import { cancelBattle, fetchBattle, fillWithBots, joinBattle, refreshBalance, useBattleEvents } from './api';
 import { landedIndex, mySeat, winningSeats } from './model';
 import './battle.css';
 
@@ -39,7 +32,7 @@ export function BattleRoomPage() {
   const { t } = useTranslation();
   useBattleEvents();
   const query = useQuery({
-    queryKey: battleKeys.one(id),
+    queryKey: queryKeys.battle(id),
     queryFn: () => fetchBattle(id),
     // a running battle reveals a round every few seconds: poll too, in case the socket is down
     refetchInterval: (q) =>

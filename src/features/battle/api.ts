@@ -15,13 +15,6 @@ import { feedSocketUrl } from '../../api/feed-socket';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
 
-/** Query keys of battles. */
-export const battleKeys = {
-  lobby: ['battles', 'lobby'],
-  history: ['battles', 'history'],
-  one: (id: string) => ['battles', 'one', id] as const,
-} as const;
-
 export const fetchLobby = async (): Promise<Battle[]> =>
   (await api.request<BattlesResponse>('/battles')).battles;
 export const fetchHistory = async (): Promise<Battle[]> =>
@@ -81,7 +74,7 @@ export function useBattleEvents(onEvent?: (event: BattleEventMessage) => void): 
       socket = new WebSocket(battleSocketUrl());
       socket.onopen = () => {
         failures = 0;
-        void client.invalidateQueries({ queryKey: ['battles'] });
+        void client.invalidateQueries({ queryKey: queryKeys.battles });
       };
       socket.onmessage = (message: MessageEvent) => {
         if (typeof message.data !== 'string') return;
@@ -92,9 +85,9 @@ export function useBattleEvents(onEvent?: (event: BattleEventMessage) => void): 
           return;
         }
         if (event.type !== 'battle') return;
-        void client.invalidateQueries({ queryKey: battleKeys.lobby });
-        void client.invalidateQueries({ queryKey: battleKeys.one(event.id) });
-        if (event.event === 'finished') void client.invalidateQueries({ queryKey: battleKeys.history });
+        void client.invalidateQueries({ queryKey: queryKeys.battleLobby });
+        void client.invalidateQueries({ queryKey: queryKeys.battle(event.id) });
+        if (event.event === 'finished') void client.invalidateQueries({ queryKey: queryKeys.battleHistory });
         onEvent?.(event);
       };
       socket.onclose = () => {
