@@ -4,11 +4,16 @@ import type { Case, CasesResponse } from '../../contract/cases.ts';
 import type { BalanceResponse, ProfileResponse } from '../../contract/users.ts';
 import { api } from '../api';
 
-/** Query keys, for invalidating or updating cached server state (`queryClient.setQueryData`). */
+/**
+ * Every query key of the app, in this one module: the query atoms use them, and code that invalidates or
+ * updates cached server state (`queryClient.setQueryData`) names them from here.
+ */
 export const queryKeys = {
   config: ['config'],
   me: ['auth', 'me'],
   balance: ['deposit', 'balance'],
+  /** GET /deposit/info: methods and the TON comment */
+  depositInfo: ['deposit', 'info'],
   profile: ['users', 'profile'],
   cases: ['cases optimized'],
   /** one case with its items: GET /cases/{id} */
@@ -17,8 +22,23 @@ export const queryKeys = {
   /** GET /inventory/withdrawals (under 'inventory': refreshing the inventory refreshes it too) */
   withdrawals: ['inventory', 'withdrawals'],
   history: ['cases', 'history'],
+  /** one page of the history (under 'history': refreshing the history refreshes it too) */
+  historyPage: (page: number, limit: number) => ['cases', 'history', page, limit] as const,
   /** GET /fairness: the player's seed pair */
   fairness: ['fairness'],
+  /** GET /fairness/bets/{id}: a bet's public proof, and its recomputation in the browser */
+  publicBet: (betId: string) => ['public-bet', betId] as const,
+  publicBetCheck: (betId: string, serverSeed: string | null | undefined) =>
+    ['public-bet-check', betId, serverSeed] as const,
+  /** GET /race: the current race */
+  race: ['race'],
+  upgradeConfig: ['upgrade', 'config'],
+  upgradeOptions: (itemId: string, coef: number) => ['upgrade', 'options', itemId, coef] as const,
+  /** every battle query sits under 'battles' */
+  battles: ['battles'],
+  battleLobby: ['battles', 'lobby'],
+  battleHistory: ['battles', 'history'],
+  battle: (id: string) => ['battles', 'one', id] as const,
 } as const;
 
 /** Balance on the header and case page refreshes every 5 s (spec §7, §9). */

@@ -16,12 +16,12 @@ import { applyBalance } from '../../state/cases';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
 
-/** Query keys of battles (all under 'battles': a socket reconnect refreshes them together). */
-export const battleKeys = {
-  all: ['battles'],
-  lobby: ['battles', 'lobby'],
-  history: ['battles', 'history'],
-  one: (id: string) => ['battles', 'one', id] as const,
+/** Query keys of battles, from the one query-key module (all under 'battles': a reconnect refreshes them). */
+const battleKeys = {
+  all: queryKeys.battles,
+  lobby: queryKeys.battleLobby,
+  history: queryKeys.battleHistory,
+  one: queryKeys.battle,
 } as const;
 
 export const fetchLobby = async (): Promise<Battle[]> =>

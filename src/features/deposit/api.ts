@@ -6,12 +6,11 @@ import type {
   DepositMethod,
 } from '../../../contract/deposit.ts';
 import { api } from '../../api';
-
-export const depositInfoKey = ['deposit', 'info'] as const;
+import { queryKeys } from '../../state/queries';
 
 /** GET /deposit/info: the receiving address and comment, which methods work, whether they are demo. */
 export const depositInfoAtom = atomWithQuery(() => ({
-  queryKey: depositInfoKey,
+  queryKey: queryKeys.depositInfo,
   queryFn: () => api.request<DepositInfo>('/deposit/info'),
   staleTime: 5 * 60_000,
 }));

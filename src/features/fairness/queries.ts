@@ -21,7 +21,7 @@ export const fairnessAtom = atomWithQuery(() => ({
 
 /** GET /cases/history?page=1&limit=20 → the newest openings with their proofs (and seeds once revealed). */
 export const recentOpeningsAtom = atomWithQuery(() => ({
-  queryKey: [...queryKeys.history, 1, HISTORY_LIMIT],
+  queryKey: queryKeys.historyPage(1, HISTORY_LIMIT),
   queryFn: () => api.request<HistoryResponse>('/cases/history', { query: { page: 1, limit: HISTORY_LIMIT } }),
 }));
 

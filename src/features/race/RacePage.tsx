@@ -3,7 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTon } from '../../lib/format';
 import { queryClient } from '../../state/store';
-import { formatCountdown, raceAtom, raceKeys, secondsLeft } from './api';
+import { queryKeys } from '../../state/queries';
+import { formatCountdown, raceAtom, secondsLeft } from './api';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { QueryState } from '../../lib/ui/QueryState';
 import { Avatar } from '../../lib/ui/Avatar';
@@ -36,7 +37,7 @@ export function RacePage() {
   const left = data ? secondsLeft(data.race.endsAt, data.race.now, data.fetchedAt, now) : null;
   // the race ended: the next one has started, read it
   useEffect(() => {
-    if (left === 0) void queryClient.invalidateQueries({ queryKey: raceKeys.current });
+    if (left === 0) void queryClient.invalidateQueries({ queryKey: queryKeys.race });
   }, [left]);
 
   return (

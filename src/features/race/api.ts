@@ -1,8 +1,8 @@
 import { atomWithQuery } from 'jotai-tanstack-query';
 import type { RaceResponse } from '../../../contract/race.ts';
 import { api } from '../../api';
+import { queryKeys } from '../../state/queries';
 
-export const raceKeys = { current: ['race'] } as const;
 /** The leaderboard is refreshed this often while the race screen is open. */
 export const RACE_REFRESH_MS = 15_000;
 
@@ -24,7 +24,7 @@ export function formatCountdown(seconds: number): string {
 
 /** GET /race → the current race (with the player's own place), refreshed while the screen is open. */
 export const raceAtom = atomWithQuery(() => ({
-  queryKey: raceKeys.current,
+  queryKey: queryKeys.race,
   queryFn: async () => ({ race: await fetchRace(), fetchedAt: Date.now() }),
   refetchInterval: RACE_REFRESH_MS,
 }));

@@ -11,15 +11,9 @@ import { api } from '../../api';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
 
-/** Query keys of the upgrade game. */
-export const upgradeKeys = {
-  config: ['upgrade', 'config'],
-  options: (itemId: string, coef: UpgradeMultiplier) => ['upgrade', 'options', itemId, coef] as const,
-} as const;
-
 /** GET /upgrade/config → the server's odds at x1 and its multipliers; fixed while the server runs. */
 export const upgradeConfigAtom = atomWithQuery(() => ({
-  queryKey: upgradeKeys.config,
+  queryKey: queryKeys.upgradeConfig,
   queryFn: () => api.request<UpgradeConfigResponse>('/upgrade/config'),
   staleTime: Infinity,
 }));
@@ -34,7 +28,7 @@ export function upgradeOptionsAtom(itemId: string, coef: UpgradeMultiplier): Upg
   let found = optionAtoms.get(key);
   if (!found) {
     found = atomWithQuery(() => ({
-      queryKey: upgradeKeys.options(itemId, coef),
+      queryKey: queryKeys.upgradeOptions(itemId, coef),
       queryFn: () => api.request<UpgradeOptionsResponse>('/upgrade/options', { query: { itemId, coef } }),
     }));
     optionAtoms.set(key, found);

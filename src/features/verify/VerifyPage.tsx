@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import type { BetProof, WeightTable } from '../../../contract/fairness.ts';
 import { API_BASE } from '../../api';
 import { rollIntSteps, sha256Hex, TWO_POW_52, upgradeSucceeds } from '../../lib/fair';
+import { queryKeys } from '../../state/queries';
 import './verify.css';
 
 /** Public reads without a session: plain fetch, no sign-in, no token. */
@@ -133,13 +134,13 @@ function Steps({ result, game }: { result: Computation; game: Game }) {
 function BetVerification({ betId }: { betId: string }) {
   const { t } = useTranslation();
   const proof = useQuery({
-    queryKey: ['public-bet', betId],
+    queryKey: queryKeys.publicBet(betId),
     queryFn: () => publicGet<BetProof>(`/fairness/bets/${encodeURIComponent(betId)}`),
     retry: false,
   });
   const bet = proof.data;
   const check = useQuery({
-    queryKey: ['public-bet-check', betId, bet?.serverSeed],
+    queryKey: queryKeys.publicBetCheck(betId, bet?.serverSeed),
     enabled: !!bet?.serverSeed,
     queryFn: async () => {
       const b = bet!;
