@@ -16,7 +16,7 @@ import { formatTon } from '../../contract/money.ts';
 
 type Trx = Transaction<Database>;
 
-export const LEDGER_KIND_SELL = 'sell';
+const LEDGER_KIND_SELL = 'sell';
 
 /** The player's items with quantity > 0, dearest first (then by name, then id, for a stable order). */
 export async function listInventory(db: Db, userId: bigint): Promise<InventoryEntry[]> {
@@ -48,8 +48,7 @@ export async function lockPlayer(trx: Trx, userId: bigint): Promise<void> {
   if (!row) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
 }
 
-export const itemNotOwned = (itemId: string) =>
-  notFound('ITEM_NOT_OWNED', `You do not have the item "${itemId}"`);
+const itemNotOwned = (itemId: string) => notFound('ITEM_NOT_OWNED', `You do not have the item "${itemId}"`);
 
 /**
  * Takes `quantity` of an item out of the player's inventory with one conditional update (it never goes

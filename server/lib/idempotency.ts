@@ -32,7 +32,7 @@ const KEY_PATTERN = /^[\x20-\x7E]{1,128}$/;
 const IN_PROGRESS = 0;
 
 /** The Idempotency-Key of a request: null when absent; 400 when malformed. */
-export function idempotencyKeyOf(request: FastifyRequest): string | null {
+function idempotencyKeyOf(request: FastifyRequest): string | null {
   const raw = request.headers[IDEMPOTENCY_HEADER];
   if (raw === undefined) return null;
   if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) {
@@ -45,7 +45,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
 }
 
 /** JSON with object keys sorted at every level, so equal requests hash equally. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -7,7 +7,7 @@ import { TabBar } from './TabBar';
 import './layout.css';
 
 /** Paths with a back button (in the header and Telegram's own). */
-export function hasBackButton(pathname: string): boolean {
+function hasBackButton(pathname: string): boolean {
   return pathname.startsWith('/case/');
 }
 

@@ -17,8 +17,6 @@ import { queryClient } from '../../state/store';
 
 export const fetchLobby = async (): Promise<Battle[]> =>
   (await api.request<BattlesResponse>('/battles')).battles;
-export const fetchHistory = async (): Promise<Battle[]> =>
-  (await api.request<BattlesResponse>('/battles/history')).battles;
 export const fetchBattle = async (id: string): Promise<Battle> =>
   (await api.request<BattleResponse>(`/battles/${id}`)).battle;
 
@@ -53,7 +51,7 @@ export function refreshBalance(): void {
 }
 
 /** The battles socket's address beside the API: ws(s)://<host><api base>/ws/battles. */
-export function battleSocketUrl(): string {
+function battleSocketUrl(): string {
   return feedSocketUrl(API_BASE, window.location.origin).replace(/\/ws\/drops$/, '/ws/battles');
 }
 

@@ -90,7 +90,7 @@ function formatValue(value: ConfigValue, key: string, depth: number): string {
 }
 
 /** The config as a TypeScript object literal in the style of the config files (hex colours, 10_000). */
-export function formatConfigLiteral(config: ConfigObject): string {
+function formatConfigLiteral(config: ConfigObject): string {
   return formatValue(config, '', 0);
 }
 
@@ -143,7 +143,7 @@ interface Token {
   end: number;
 }
 
-export class ConfigSyntaxError extends Error {
+class ConfigSyntaxError extends Error {
   constructor(message: string, source: string, at: number) {
     super(`${message} (line ${lineOf(source, at)}, column ${columnOf(source, at)})`);
     this.name = 'ConfigSyntaxError';
@@ -539,7 +539,7 @@ function checkValue(path: string, value: ConfigValue, reference: unknown, errors
  * same type (numbers finite; lists of the same item type; nested objects with exactly the same keys), and
  * choices respected. Missing fields take their default values and are listed.
  */
-export function validateConfig<T extends object>(
+function validateConfig<T extends object>(
   value: unknown,
   defaults: T,
   rules: Partial<Record<keyof T & string, FieldRule>> = {},

@@ -62,7 +62,7 @@ function AchievementIcon({ id }: { id: Achievement['id'] }) {
 }
 
 /** The level block (Level 1, Rookie, progress bar of openings / 350) and the next-rank rewards. */
-export function LevelCard() {
+function LevelCard() {
   const { t } = useTranslation();
   const { data } = useAtomValue(profileAtom);
   const level = data?.level ?? { level: 1, rank: 'Rookie' as const, progress: 0 };
@@ -132,7 +132,7 @@ export function LevelCard() {
 }
 
 /** The achievements grid, locked ones dimmed with a lock (spec §2, §9). */
-export function AchievementsGrid() {
+function AchievementsGrid() {
   const { t } = useTranslation();
   const { data } = useAtomValue(profileAtom);
   const achievements: Achievement[] = data?.achievements ?? [
@@ -175,7 +175,7 @@ export function AchievementsGrid() {
 }
 
 /** The inventory grid on the profile: the same grid and actions as the inventory screen. */
-export function ProfileInventory() {
+function ProfileInventory() {
   const { t } = useTranslation();
   const actions = useInventoryActions();
   return (
@@ -195,7 +195,7 @@ export function ProfileInventory() {
 }
 
 /** Where the fairness page is reached from. */
-export function FairnessLink() {
+function FairnessLink() {
   const { t } = useTranslation();
   return (
     <Link to="/fairness" className="profile__section fairness-link" data-testid="fairness-link">

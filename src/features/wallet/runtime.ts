@@ -21,9 +21,9 @@ import { walletAtom, type WalletState } from './state';
 // configured, and its connection is mirrored into `walletAtom` for the parts of the app that do not load it.
 
 /** A TON deposit message is valid for 600 s (spec §7, §9); TON Connect wants seconds. */
-export const TON_TRANSFER_VALIDITY_S = 600;
+const TON_TRANSFER_VALIDITY_S = 600;
 
-export interface TonTransfer {
+interface TonTransfer {
   /** the receiving address */
   address: string;
   /** nanoTON as a decimal string */
