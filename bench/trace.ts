@@ -29,9 +29,9 @@ export interface TraceIndex {
 }
 
 /** The event the viz display compositor records for each frame it draws (worker canvases included). */
-export const DRAW_EVENT = 'DirectRenderer::DrawFrame';
+const DRAW_EVENT = 'DirectRenderer::DrawFrame';
 /** A frame interval longer than this missed at least one vsync at 60 Hz, ms. */
-export const LONG_INTERVAL_MS = 33.4;
+const LONG_INTERVAL_MS = 33.4;
 
 const threadKey = (pid: number, tid: number) => `${pid}:${tid}`;
 
@@ -51,7 +51,7 @@ export function indexTrace(input: string | { traceEvents: TraceEvent[] } | Trace
   return { events, processName, threadName };
 }
 
-export function threadNameOf(trace: TraceIndex, pid: number, tid: number): string {
+function threadNameOf(trace: TraceIndex, pid: number, tid: number): string {
   return trace.threadName.get(threadKey(pid, tid)) ?? `thread ${tid}`;
 }
 

@@ -58,7 +58,7 @@ export interface AdminBackend {
   resolve(id: bigint, outcome: WithdrawalOutcome, note: string | null): Promise<AdminWithdrawal>;
 }
 
-export function databaseBackend(db: Db): AdminBackend {
+function databaseBackend(db: Db): AdminBackend {
   return {
     list: (status) => listAllWithdrawals(db, status ? { status } : {}),
     resolve: (id, outcome, note) => resolveWithdrawal(db, id, outcome, note),
@@ -66,7 +66,7 @@ export function databaseBackend(db: Db): AdminBackend {
 }
 
 /** The operator API of the server at `baseUrl` (http://host:port), with its key. */
-export function serverBackend(baseUrl: string, adminKey: string): AdminBackend {
+function serverBackend(baseUrl: string, adminKey: string): AdminBackend {
   const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
     const res = await fetch(`${baseUrl}/api/admin${path}`, {
       ...init,

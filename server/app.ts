@@ -66,7 +66,7 @@ export interface BuildOptions {
 }
 
 /** The API prefix: the client routes (/, /profile, /deposit, ...) and the API never share a path. */
-export const API_PREFIX = '/api';
+const API_PREFIX = '/api';
 
 /** Builds the whole server: database (migrated), services, routes, static client. Does not listen. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {

@@ -4,7 +4,7 @@ import { creditOnce, upsertUser } from './users.ts';
 import { NANO_PER_TON } from '../contract/money.ts';
 
 /** The demo player a newcomer is signed in as when the server runs without a bot token. */
-export const DEMO_USER = {
+const DEMO_USER = {
   id: 100000001n,
   firstName: 'Demo',
   lastName: 'Player',

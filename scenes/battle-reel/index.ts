@@ -5,20 +5,9 @@ import { resolveConfig, type BattleReelConfig } from './config.ts';
  * it): its plan, tuning and pure motion. The app shows it through the scene runtime
  * (<SceneView scene="battle-reel">).
  */
-export type { BattleCase, BattleReelPlan, BattleReelScenePlan } from './plan.ts';
-export type { RendererChoice } from '../shared/renderer.ts';
-
-export { battleReelConfig, resolveConfig, type BattleReelConfig } from './config.ts';
-export {
-  battleMotion,
-  crossings,
-  motion,
-  pickWinner,
-  slotAt,
-  wrapIndex,
-  type BattleReelMotion,
-  type BattleReelPose,
-} from './motion.ts';
+export type { BattleCase, BattleReelScenePlan } from './plan.ts';
+export { battleReelConfig, type BattleReelConfig } from './config.ts';
+export { battleMotion, crossings, motion, pickWinner, slotAt } from './motion.ts';
 
 /** Canvas height that fits the tiles with `padding` px above and below, px. */
 export function battleReelHeight(padding = 10, config?: Partial<BattleReelConfig>): number {

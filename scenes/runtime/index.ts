@@ -4,7 +4,7 @@
  * and the fallback imports scenes/main-thread lazily.
  */
 export type { SceneId, SceneSize, SettledResult } from './contract.ts';
-export type { FromRuntime, RuntimeStats, SceneEvent, SurfaceCanvas, ToRuntime } from './protocol.ts';
+export type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
 
 /** Starts the runtime's dedicated worker (one per page; the app keeps it for the page's life). */
 export function createSceneWorker(): Worker {

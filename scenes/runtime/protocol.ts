@@ -8,7 +8,7 @@ import type { SceneId, SceneSize, SettledResult } from './contract.ts';
  */
 
 /** A canvas the runtime can draw on: a transferred OffscreenCanvas, or the fallback's own canvas element. */
-export type SurfaceCanvas = OffscreenCanvas | { readonly width: number; readonly height: number };
+type SurfaceCanvas = OffscreenCanvas | { readonly width: number; readonly height: number };
 
 export type ToRuntime =
   | {

@@ -7,7 +7,7 @@ import { DOMAdapter, type RendererPreference } from 'pixi.js';
  */
 export type RendererChoice = RendererPreference;
 
-export const defaultRenderer: RendererChoice = 'webgl';
+const defaultRenderer: RendererChoice = 'webgl';
 
 /** Options for autoDetectRenderer() selecting the renderer. */
 export function rendererOptions(choice: RendererChoice = defaultRenderer) {

@@ -17,7 +17,7 @@ const TAU = Math.PI * 2;
 const TOP = -Math.PI / 2;
 
 /** +1 for a clockwise spin, -1 for a counter-clockwise one (Pixi's rotation grows clockwise). */
-export function directionSign(direction: SpinDirection): 1 | -1 {
+function directionSign(direction: SpinDirection): 1 | -1 {
   return direction === 'counterclockwise' ? -1 : 1;
 }
 
@@ -41,7 +41,7 @@ export function localAngle(fraction: number, direction: SpinDirection): number {
  * The wheel fraction shown at screen angle `angle` when the wheel is rotated by `rotation` (both Pixi
  * radians): the inverse of placing the point f at localAngle(f) + rotation.
  */
-export function fractionAtAngle(angle: number, rotation: number, direction: SpinDirection): number {
+function fractionAtAngle(angle: number, rotation: number, direction: SpinDirection): number {
   return mod1(-(angle - rotation - TOP) / (directionSign(direction) * TAU));
 }
 

@@ -35,7 +35,7 @@ export interface PoolOptions {
 const DEFAULT_POOL: PoolOptions = { max: 10, connectionTimeoutMs: 10_000, statementTimeoutMs: 15_000 };
 
 /** Where database troubles that no request sees (a pooled connection dropped while idle) are reported. */
-export interface DatabaseLog {
+interface DatabaseLog {
   warn(details: { err: unknown }, message: string): void;
 }
 

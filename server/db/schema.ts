@@ -1,23 +1,19 @@
 import type { ColumnType, Generated } from 'kysely';
 
 /** BIGINT columns come back as bigint from both PGlite and pg (see openDatabase). */
-export type BigIntColumn = ColumnType<bigint, bigint | number | string, bigint | number | string>;
+type BigIntColumn = ColumnType<bigint, bigint | number | string, bigint | number | string>;
 /** a BIGINT with a database default: optional on insert */
-export type BigIntDefault = ColumnType<
-  bigint,
-  bigint | number | string | undefined,
-  bigint | number | string
->;
+type BigIntDefault = ColumnType<bigint, bigint | number | string | undefined, bigint | number | string>;
 /** a BIGINT that may be NULL */
-export type NullableBigInt = ColumnType<
+type NullableBigInt = ColumnType<
   bigint | null,
   bigint | number | string | null | undefined,
   bigint | number | string | null
 >;
 /** a BIGSERIAL key */
-export type BigSerial = ColumnType<bigint, never, never>;
+type BigSerial = ColumnType<bigint, never, never>;
 /** a TIMESTAMPTZ with a default of now() */
-export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export interface UsersTable {
   id: ColumnType<bigint, bigint | string, never>;
@@ -34,7 +30,7 @@ export interface UsersTable {
 }
 
 /** Every balance change leaves one row here, in the same transaction as the change. */
-export interface LedgerTable {
+interface LedgerTable {
   id: BigSerial;
   user_id: BigIntColumn;
   delta_nano: BigIntColumn;
@@ -49,7 +45,7 @@ export interface LedgerTable {
 }
 
 /** Secrets generated on first start and shared by every instance on the same database. */
-export interface AppSecretsTable {
+interface AppSecretsTable {
   name: string;
   value: string;
   created_at: Timestamp;
@@ -89,7 +85,7 @@ export interface CasesTable {
 }
 
 /** What a case can drop: integer weights; an item's chance is weight / sum of the case's weights. */
-export interface CaseItemsTable {
+interface CaseItemsTable {
   /** `${case_id}:${item_id}` */
   id: TextKey;
   case_id: string;
@@ -99,7 +95,7 @@ export interface CaseItemsTable {
   position: Generated<number>;
 }
 
-export interface InventoryTable {
+interface InventoryTable {
   user_id: BigIntColumn;
   item_id: string;
   quantity: number;
@@ -123,7 +119,7 @@ export interface FairnessSeedsTable {
 }
 
 /** One row per case copy opened, with everything needed to re-check the roll. */
-export interface OpeningsTable {
+interface OpeningsTable {
   id: BigSerial;
   user_id: BigIntColumn;
   case_id: string;
@@ -146,21 +142,21 @@ export interface OpeningsTable {
 }
 
 /** A weight table as rolled against: its canonical text (server/games/proofs.ts), by its hash. */
-export interface WeightTablesTable {
+interface WeightTablesTable {
   hash: string;
   entries: string;
   created_at: Timestamp;
 }
 
 /** A player's TON deposit comment ('gc-' + random), issued once and kept. */
-export interface DepositCommentsTable {
+interface DepositCommentsTable {
   user_id: ColumnType<bigint, bigint | string, never>;
   comment: string;
   created_at: Timestamp;
 }
 
 /** Read positions of the payment watchers, shared by every instance (the TON watcher: last handled lt). */
-export interface PaymentCursorsTable {
+interface PaymentCursorsTable {
   name: string;
   position: BigIntColumn;
   updated_at: Timestamp;
@@ -180,7 +176,7 @@ export interface PaymentSkipsTable {
 export type DepositInvoiceStatus = 'creating' | 'active' | 'failed' | 'paid';
 
 /** Invoices asked of a provider (Crypto Pay, or the demo provider). */
-export interface DepositInvoicesTable {
+interface DepositInvoicesTable {
   /** our id (a UUID), sent to the provider as the invoice payload */
   id: string;
   user_id: BigIntColumn;
@@ -197,7 +193,7 @@ export interface DepositInvoicesTable {
   paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-export type WithdrawalStatus = 'pending' | 'completed' | 'failed';
+type WithdrawalStatus = 'pending' | 'completed' | 'failed';
 
 /** Items a player asked to take out of the game; the items left the inventory when the row was made. */
 export interface WithdrawalsTable {
@@ -217,7 +213,7 @@ export interface WithdrawalsTable {
  * The stored first answer of a request sent with an Idempotency-Key (per player and key). While the
  * request runs, status_code is 0; the row and the answer commit together with the change.
  */
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   user_id: BigIntColumn;
   key: string;
   /** method and path, e.g. 'POST /api/inventory/sell' */
@@ -230,7 +226,7 @@ export interface IdempotencyKeysTable {
 }
 
 /** One row per upgrade roll (server/games/upgrade.ts), with everything needed to re-check it. */
-export interface UpgradesTable {
+interface UpgradesTable {
   id: BigSerial;
   user_id: BigIntColumn;
   stake_item_id: string;
@@ -259,7 +255,7 @@ export interface UpgradesTable {
 export type BattleRowStatus = 'open' | 'rolled' | 'settled' | 'cancelled';
 
 /** A case battle (server/games/battles.ts). */
-export interface BattlesTable {
+interface BattlesTable {
   id: BigSerial;
   public_id: string;
   creator_id: BigIntColumn;
@@ -282,14 +278,14 @@ export interface BattlesTable {
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-export interface BattleRoundsTable {
+interface BattleRoundsTable {
   battle_id: BigIntColumn;
   round: number;
   case_id: string;
   case_price_nano: BigIntColumn;
 }
 
-export interface BattleSeatsTable {
+interface BattleSeatsTable {
   battle_id: BigIntColumn;
   seat: number;
   /** null for a house bot */
@@ -301,7 +297,7 @@ export interface BattleSeatsTable {
   joined_at: Timestamp;
 }
 
-export interface BattleRollsTable {
+interface BattleRollsTable {
   battle_id: BigIntColumn;
   round: number;
   seat: number;

@@ -19,21 +19,21 @@ import { NANO_PER_TON } from '../../contract/money.ts';
  * The item's worth is its current catalogue price; the case price is the one paid (kept per opening).
  */
 
-export const FIRST_CASE_OPENINGS = 1;
-export const CASE_COLLECTOR_OPENINGS = 100;
+const FIRST_CASE_OPENINGS = 1;
+const CASE_COLLECTOR_OPENINGS = 100;
 /** Lucky Strike: item price >= this × case price */
-export const LUCKY_STRIKE_MULTIPLIER = 5;
+const LUCKY_STRIKE_MULTIPLIER = 5;
 /** High Roller: a case priced strictly more than this */
-export const HIGH_ROLLER_CASE_PRICE_NANO = 50n * NANO_PER_TON;
+const HIGH_ROLLER_CASE_PRICE_NANO = 50n * NANO_PER_TON;
 
-export interface OpeningFacts {
+interface OpeningFacts {
   openings: number;
   luckyStrike: boolean;
   highRoller: boolean;
 }
 
 /** What the achievements are computed from, in one query over the player's openings. */
-export async function openingFacts(db: Db, userId: bigint): Promise<OpeningFacts> {
+async function openingFacts(db: Db, userId: bigint): Promise<OpeningFacts> {
   const row = await db
     .selectFrom('openings as o')
     .innerJoin('items as i', 'i.id', 'o.item_id')
@@ -54,7 +54,7 @@ export async function openingFacts(db: Db, userId: bigint): Promise<OpeningFacts
 const fraction = (count: number, target: number) => Math.min(count / target, 1);
 
 /** The achievements grid, in display order. */
-export function achievementsFrom(facts: OpeningFacts): Achievement[] {
+function achievementsFrom(facts: OpeningFacts): Achievement[] {
   return [
     {
       id: 'first_case',

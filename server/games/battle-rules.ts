@@ -26,7 +26,7 @@ export function teamOf(format: BattleFormat, seat: number): number {
   return format === '2v2' ? Math.floor(seat / 2) : seat;
 }
 
-export function teamCount(format: BattleFormat): number {
+function teamCount(format: BattleFormat): number {
   return format === '2v2' ? 2 : seatCount(format);
 }
 

@@ -14,7 +14,7 @@ import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/e
 import { formatTon as nanoToTon } from '../../contract/money.ts';
 import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
 import { hashSeed, newClientSeed, newServerSeed } from './fair.ts';
-import { addToInventory, insufficientBalance } from './opening.ts';
+import { addToInventory } from './opening.ts';
 import {
   awardItems,
   botClientSeed,
@@ -683,5 +683,3 @@ export async function historyIds(db: Db, userId: bigint, limit = 20): Promise<bi
     .execute();
   return rows.map((r) => r.battle_id);
 }
-
-export { insufficientBalance };

@@ -7,7 +7,7 @@ import { formatTon } from '../../contract/money.ts';
 /** Reading the catalogue (written at start by seedCatalogue) and turning rows into API shapes. */
 
 export type ItemRow = Selectable<ItemsTable>;
-export type CaseRow = Selectable<CasesTable>;
+type CaseRow = Selectable<CasesTable>;
 
 /** One weighted entry of a case, joined with its item, in the order rolls walk them. */
 export interface CaseEntry {
@@ -29,7 +29,7 @@ export function toApiItem(row: Omit<ItemRow, 'name_ru'> & { name_ru?: string }):
   };
 }
 
-export function toApiCase(row: CaseRow, entries: readonly CaseEntry[]): Case {
+function toApiCase(row: CaseRow, entries: readonly CaseEntry[]): Case {
   const total = entries.reduce((sum, e) => sum + e.weight, 0);
   return {
     id: row.id,

@@ -17,7 +17,7 @@ import { findCase, listCases } from './cases.ts';
  */
 
 /** The bus channel that says "the catalogue in the database changed". */
-export const CATALOGUE_CHANNEL = 'catalogue';
+const CATALOGUE_CHANNEL = 'catalogue';
 
 /** Tells every instance (this one included) to drop its cached catalogue. */
 export async function announceCatalogueChange(bus: EventBus, reason: string): Promise<void> {
@@ -36,7 +36,7 @@ export interface CachedBody {
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-export async function cacheBody(value: unknown): Promise<CachedBody> {
+async function cacheBody(value: unknown): Promise<CachedBody> {
   const identity = Buffer.from(JSON.stringify(value), 'utf8');
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   const [br, gz] = await Promise.all([

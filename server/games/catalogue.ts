@@ -16,7 +16,7 @@
 
 import { NANO_PER_TON, parseTon } from '../../contract/money.ts';
 
-export type Rarity = 'common' | 'uncommon' | 'rare' | 'epic' | 'legendary';
+type Rarity = 'common' | 'uncommon' | 'rare' | 'epic' | 'legendary';
 
 /** A catalogue text in Russian, beside the English one (the client shows it in the Russian interface). */
 export interface SeedItem {
@@ -57,7 +57,7 @@ const SOLVER_TOLERANCE_PPM = 500n;
 const PPM = 1_000_000n;
 
 /** Rarity bands by price: < 1 TON common, < 5 uncommon, < 20 rare, < 100 epic, else legendary. */
-export function rarityForPrice(priceNano: bigint): Rarity {
+function rarityForPrice(priceNano: bigint): Rarity {
   if (priceNano < 1n * NANO_PER_TON) return 'common';
   if (priceNano < 5n * NANO_PER_TON) return 'uncommon';
   if (priceNano < 20n * NANO_PER_TON) return 'rare';
@@ -353,7 +353,7 @@ const roundDiv = (a: bigint, b: bigint): bigint => (2n * a + b) / (2n * b);
  * Integer drop weights for one case (see the comment at the top of this file), or null when rtp is out
  * of reach: no item is cheaper than the target EV, or none is at least as dear.
  */
-export function solveWeights(
+function solveWeights(
   design: readonly number[],
   prices: readonly bigint[],
   casePrice: bigint,

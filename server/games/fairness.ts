@@ -15,11 +15,11 @@ import { hashSeed, newClientSeed, newServerSeed, rollFraction, rollInt, rollWeig
  * roll made with it can be recomputed.
  */
 
-export type SeedRow = Selectable<FairnessSeedsTable>;
+type SeedRow = Selectable<FairnessSeedsTable>;
 type Trx = Transaction<Database>;
 
 /** The active pair of a player, locked (FOR UPDATE) until the transaction ends; created on first use. */
-export async function lockActiveSeed(trx: Trx, userId: bigint): Promise<SeedRow> {
+async function lockActiveSeed(trx: Trx, userId: bigint): Promise<SeedRow> {
   // A concurrent rotation may retire the row we waited for; the next round then finds its successor.
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = await trx
@@ -114,7 +114,7 @@ export async function takeNonces(trx: Trx, userId: bigint, count: number): Promi
   };
 }
 
-export function toFairnessState(row: SeedRow): FairnessState {
+function toFairnessState(row: SeedRow): FairnessState {
   return { serverSeedHash: row.server_seed_hash, clientSeed: row.client_seed, nonce: row.nonce };
 }
 

@@ -13,11 +13,11 @@ import { formatTon } from '../../contract/money.ts';
 type Trx = Transaction<Database>;
 
 /** The most copies of one case a single request may open (the x1, x2, x3 of the case page). */
-export const MAX_COPIES = 3;
+const MAX_COPIES = 3;
 
 export const LEDGER_KIND_CASE_OPEN = 'case_open';
 
-export const insufficientBalance = () =>
+const insufficientBalance = () =>
   new HttpError(402, 'INSUFFICIENT_BALANCE', 'Not enough funds: top up your balance to open this case');
 
 export interface OpenOutcome {

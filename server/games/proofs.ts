@@ -20,12 +20,12 @@ export interface WeightEntry {
 }
 
 /** The canonical text of a weight table (what its hash is taken over). */
-export function weightTableText(entries: readonly WeightEntry[]): string {
+function weightTableText(entries: readonly WeightEntry[]): string {
   return JSON.stringify(entries.map((e) => [e.itemId, e.weight]));
 }
 
 /** Hex SHA-256 of a weight table's canonical text. */
-export function weightTableHash(text: string): string {
+function weightTableHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

@@ -16,22 +16,22 @@ import { LEDGER_KIND_CASE_OPEN } from './opening.ts';
  * (another instance, a restart) credit nothing. A cursor remembers the last race paid.
  */
 
-export const LEDGER_KIND_RACE_PRIZE = 'race_prize';
+const LEDGER_KIND_RACE_PRIZE = 'race_prize';
 /** Places shown on the leaderboard. */
-export const RACE_LEADERBOARD = 10;
+const RACE_LEADERBOARD = 10;
 /** Ended races looked back on when paying (a server that was down for days pays the last week). */
 const MAX_CATCH_UP = 7;
 
 const WAGER_KINDS = [LEDGER_KIND_CASE_OPEN, LEDGER_KIND_BATTLE_SEAT, LEDGER_KIND_BATTLE_REFUND];
 
-export interface RaceWindow {
+interface RaceWindow {
   index: number;
   start: Date;
   end: Date;
   id: string;
 }
 
-export function raceWindow(periodSeconds: number, index: number): RaceWindow {
+function raceWindow(periodSeconds: number, index: number): RaceWindow {
   const ms = periodSeconds * 1000;
   return {
     index,
@@ -41,11 +41,11 @@ export function raceWindow(periodSeconds: number, index: number): RaceWindow {
   };
 }
 
-export function currentRaceIndex(periodSeconds: number, nowMs: number): number {
+function currentRaceIndex(periodSeconds: number, nowMs: number): number {
   return Math.floor(nowMs / (periodSeconds * 1000));
 }
 
-export interface Standing {
+interface Standing {
   userId: bigint;
   place: number;
   pointsNano: bigint;
@@ -54,7 +54,7 @@ export interface Standing {
 }
 
 /** The top `limit` players of a period by TON wagered, and `you` wherever they stand. */
-export async function standings(
+async function standings(
   db: Db,
   window: RaceWindow,
   limit: number,

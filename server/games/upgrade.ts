@@ -36,10 +36,10 @@ import { formatTon } from '../../contract/money.ts';
 type Trx = Transaction<Database>;
 
 /** Parts per million: the unit of the configured base chance. */
-export const PPM = 1_000_000;
+const PPM = 1_000_000;
 
 /** How many targets GET /upgrade/options lists at most. */
-export const UPGRADE_OPTIONS_LIMIT = 8;
+const UPGRADE_OPTIONS_LIMIT = 8;
 
 export function isUpgradeMultiplier(coef: unknown): coef is UpgradeMultiplier {
   return typeof coef === 'number' && (UPGRADE_MULTIPLIERS as readonly number[]).includes(coef);

@@ -17,7 +17,7 @@ import { formatTon } from '../../contract/money.ts';
 
 type Trx = Transaction<Database>;
 
-export const LEDGER_KIND_SELL = 'sell';
+const LEDGER_KIND_SELL = 'sell';
 
 /** The player's items with quantity > 0, dearest first (then by name, then id, for a stable order). */
 export async function listInventory(db: Db, userId: bigint): Promise<InventoryEntry[]> {

@@ -17,7 +17,7 @@ type Trx = Transaction<Database>;
 type WithdrawalRow = Selectable<WithdrawalsTable>;
 
 /** How many of a player's requests the list shows (newest first). */
-export const WITHDRAWALS_LIST_LIMIT = 100;
+const WITHDRAWALS_LIST_LIMIT = 100;
 
 interface ItemFields {
   item_name: string;

@@ -43,7 +43,7 @@ export const IDEMPOTENCY_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 const IN_PROGRESS = 0;
 
 /** The Idempotency-Key of a request: null when absent; 400 when malformed. */
-export function idempotencyKeyOf(request: FastifyRequest): string | null {
+function idempotencyKeyOf(request: FastifyRequest): string | null {
   const raw = request.headers[IDEMPOTENCY_HEADER];
   if (raw === undefined) return null;
   if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) {
@@ -56,7 +56,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
 }
 
 /** JSON with object keys sorted at every level, so equal requests hash equally. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

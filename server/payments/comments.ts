@@ -15,7 +15,7 @@ function randomComment(): string {
 }
 
 /** How a comment read from the chain is compared: trimmed, lower case. */
-export function normalizeComment(text: string): string {
+function normalizeComment(text: string): string {
   return text.trim().toLowerCase();
 }
 

@@ -7,10 +7,10 @@ import { DemoDeposits } from './demo.ts';
 import { TonWatcher } from './ton-watcher.ts';
 
 /** How a deposit method works on this server: the real provider, the demo provider, or not at all. */
-export type MethodMode = 'real' | 'demo' | 'off';
+type MethodMode = 'real' | 'demo' | 'off';
 
 /** Demo deposits are on in demo mode for a method whose real provider is not configured. */
-export function depositModes(config: Config, demo: boolean): { ton: MethodMode; cryptobot: MethodMode } {
+function depositModes(config: Config, demo: boolean): { ton: MethodMode; cryptobot: MethodMode } {
   const mode = (configured: boolean): MethodMode => (configured ? 'real' : demo ? 'demo' : 'off');
   return { ton: mode(!!config.tonDepositAddress), cryptobot: mode(!!config.cryptoPayToken) };
 }

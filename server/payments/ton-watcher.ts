@@ -17,7 +17,7 @@ import {
 } from './toncenter.ts';
 
 /** A transfer into the receiving wallet that can be credited, once matched to a player by its comment. */
-export interface IncomingTransfer {
+interface IncomingTransfer {
   /** lower-case hex of the transaction hash: the credit's external id is ton:<hashHex> */
   hashHex: string;
   lt: bigint;

@@ -19,7 +19,7 @@ import { limitSocketMessages, messageText, SocketHub, type Socket } from './sock
  * pays ended races. Every step is safe to run twice or on several instances at once (see battles.ts, race.ts).
  */
 
-export const BATTLES_CHANNEL = 'battles';
+const BATTLES_CHANNEL = 'battles';
 
 const STATUS: Record<BattleChange['event'], BattleStatus> = {
   created: 'open',

@@ -31,7 +31,7 @@ export interface EventBus {
 /** Postgres's limit on a NOTIFY payload is 8000 bytes; the envelope counts. */
 export const MAX_MESSAGE_BYTES = 7900;
 /** The one Postgres channel every bus message travels on. */
-export const PG_CHANNEL = 'giftcases_bus';
+const PG_CHANNEL = 'giftcases_bus';
 const CHANNEL_NAME = /^[a-z][a-z0-9_.:-]{0,63}$/;
 
 interface Envelope {

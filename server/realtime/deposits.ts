@@ -13,7 +13,7 @@ import {
 import { formatTon } from '../../contract/money.ts';
 
 /** Bus channel of credited deposits. */
-export const DEPOSITS_CHANNEL = 'deposits';
+const DEPOSITS_CHANNEL = 'deposits';
 
 /** What travels on the bus for a credit: exact nanoTON as decimal strings, ids as strings. */
 export interface DepositEvent {

@@ -34,7 +34,7 @@ import { limitSocketMessages, messageText, SocketHub, ThrottledWarning, type Soc
 /** Bus channel of drop events; the payload is the public DropEvent itself. */
 export const DROPS_CHANNEL = 'drops';
 /** Unsent bytes a feed socket may hold before it is closed as too slow. */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
+const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Live drops held for one socket while its catch-up is read; past it the oldest are let go. */
 const MAX_PENDING = 500;
 /** A closed socket that does not finish its closing handshake in this time is cut. */
@@ -61,7 +61,7 @@ export interface DropRow {
 }
 
 /** The public shape of a drop: no Telegram id, no balance. */
-export function toDropEvent(row: DropRow): DropEvent {
+function toDropEvent(row: DropRow): DropEvent {
   const avatar =
     row.photo_url && row.photo_url.length <= MAX_AVATAR_URL && /^https?:\/\//i.test(row.photo_url)
       ? row.photo_url
@@ -77,11 +77,7 @@ export function toDropEvent(row: DropRow): DropEvent {
 }
 
 /** The newest drops (at most `limit`), newest first; with `after`, only drops with a greater id. */
-export async function latestDrops(
-  db: Db,
-  after: bigint | null,
-  limit = DROP_FEED_CATCH_UP,
-): Promise<DropEvent[]> {
+async function latestDrops(db: Db, after: bigint | null, limit = DROP_FEED_CATCH_UP): Promise<DropEvent[]> {
   let query = db
     .selectFrom('openings as o')
     .innerJoin('users as u', 'u.id', 'o.user_id')

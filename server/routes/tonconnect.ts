@@ -3,14 +3,14 @@ import { publicBaseUrl } from '../config.ts';
 import type { App, AppContext } from '../context.ts';
 
 /** The TON Connect manifest wallets read (https://<app>/tonconnect-manifest.json): who is asking to connect. */
-export const TonconnectManifest = Type.Object({
+const TonconnectManifest = Type.Object({
   url: Type.String(),
   name: Type.String(),
   /** a 180×180 PNG */
   iconUrl: Type.String(),
 });
 
-export const APP_NAME = 'Giftcases';
+const APP_NAME = 'Giftcases';
 
 /**
  * GET /tonconnect-manifest.json at the site root (not under /api), where GET /api/config points the

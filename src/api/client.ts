@@ -22,10 +22,10 @@ export interface ApiClientOptions {
 }
 
 /** Options of one JSON call: method, body, query, headers, signal... */
-export type RequestOptions = Omit<FetchOptions<'json'>, 'baseURL' | 'responseType' | 'timeout'>;
+type RequestOptions = Omit<FetchOptions<'json'>, 'baseURL' | 'responseType' | 'timeout'>;
 
 /** Options of a money request: the call's options and, optionally, the user intent's key. */
-export interface MoneyRequestOptions extends RequestOptions {
+interface MoneyRequestOptions extends RequestOptions {
   /**
    * The Idempotency-Key of this user intent (a tap on open, sell, withdraw or upgrade). Made fresh for
    * the call when left out; pass one made with newIdempotencyKey() to keep it across the caller's own
@@ -35,7 +35,7 @@ export interface MoneyRequestOptions extends RequestOptions {
 }
 
 /** The header the server deduplicates money requests by. */
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Extra tries of a money request whose answer was lost (no answer, a timeout, 502/503/504)... */
 const MONEY_RETRIES = 2;
 /** ...after these pauses, ms. */

@@ -22,13 +22,13 @@ export interface VisibilitySource {
 }
 
 /** A message from the server: JSON with a string `type`. */
-export interface SocketMessage {
+interface SocketMessage {
   type: string;
   [field: string]: unknown;
 }
 
 /** Handed to the caller's callbacks for the current connection. */
-export interface SocketControl {
+interface SocketControl {
   /** sends a JSON message on the current connection (dropped if it is not open) */
   send(message: unknown): void;
   /** the connection works (the server accepted it): the backoff starts over and the status is 'live' */

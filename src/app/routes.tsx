@@ -60,7 +60,7 @@ function VerifyRoute() {
 }
 
 /** Where /deposit leads: the profile, with the deposit sheet open (spec §2). */
-export const DEPOSIT_REDIRECT = '/profile?openDeposit=true';
+const DEPOSIT_REDIRECT = '/profile?openDeposit=true';
 
 export function AppRoutes() {
   return (

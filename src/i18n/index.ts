@@ -5,9 +5,9 @@ export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** Local storage key of the chosen language (spec §3, §9). */
-export const LANGUAGE_KEY = 'lang';
-export const DEFAULT_LANGUAGE: Language = 'ru';
-export const FALLBACK_LANGUAGE: Language = 'en';
+const LANGUAGE_KEY = 'lang';
+const DEFAULT_LANGUAGE: Language = 'ru';
+const FALLBACK_LANGUAGE: Language = 'en';
 
 function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -34,7 +34,7 @@ const bundles: Record<Language, () => Promise<{ default: Record<string, unknown>
 export const i18n = i18next.createInstance();
 
 /** Loads a language's texts once; resolves when they are in place. */
-export async function loadLanguage(language: Language): Promise<void> {
+async function loadLanguage(language: Language): Promise<void> {
   if (i18n.hasResourceBundle(language, 'translation')) return;
   const texts = (await bundles[language]()).default;
   i18n.addResourceBundle(language, 'translation', texts, true, true);

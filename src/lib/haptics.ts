@@ -6,7 +6,7 @@ import { hapticFeedback, swipeBehavior } from '@telegram-apps/sdk-react';
  */
 
 /** The shortest gap between two selection haptics, ms: the Taptic engine blurs faster pulses. */
-export const SELECTION_MIN_GAP_MS = 70;
+const SELECTION_MIN_GAP_MS = 70;
 
 let lastSelectionAt = -Infinity;
 

@@ -12,10 +12,10 @@ import { useSyncExternalStore } from 'react';
  */
 
 /** Local storage key of the mute choice. */
-export const SOUND_KEY = 'sound';
+const SOUND_KEY = 'sound';
 
 /** The shortest gap between two ticks, ms: a fast reel crosses many cards a second, the ear needs fewer. */
-export const TICK_MIN_GAP_MS = 55;
+const TICK_MIN_GAP_MS = 55;
 
 export type SoundName = 'tick' | 'win';
 
@@ -106,12 +106,12 @@ export function playTick(now: number = performance.now()): boolean {
   return true;
 }
 
-export function isMuted(): boolean {
+function isMuted(): boolean {
   return muted;
 }
 
 /** Mutes or unmutes every sound and remembers the choice. */
-export function setMuted(value: boolean): void {
+function setMuted(value: boolean): void {
   if (value === muted) return;
   muted = value;
   Howler.mute(value);

@@ -13,7 +13,7 @@ import { queryKeys } from './queries';
 import { queryClient, store } from './store';
 
 /** The strip shows the 30 newest drops and keeps 50 (spec §9). */
-export const FEED_SHOWN = 30;
+const FEED_SHOWN = 30;
 export const FEED_KEPT = 50;
 /** The socket stays open this long after the last strip leaves (moving between the list and a case). */
 const LINGER_MS = 10_000;

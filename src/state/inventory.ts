@@ -34,7 +34,7 @@ function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
  * After a sell, sell-all or withdraw (spec §7: the inventory is refreshed): show the balance the server
  * answered at once, and refetch the inventory (with the withdrawals) and the balance.
  */
-export async function refreshAfterInventoryChange(balance?: string): Promise<void> {
+async function refreshAfterInventoryChange(balance?: string): Promise<void> {
   if (typeof balance === 'string') {
     await queryClient.cancelQueries({ queryKey: queryKeys.balance });
     queryClient.setQueryData(queryKeys.balance, balance);

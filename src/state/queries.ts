@@ -42,7 +42,7 @@ export const queryKeys = {
 } as const;
 
 /** Balance on the header and case page refreshes every 5 s (spec §7, §9). */
-export const BALANCE_REFRESH_MS = 5_000;
+const BALANCE_REFRESH_MS = 5_000;
 
 /** GET /config: public facts (demo mode, TON Connect manifest URL, return URL). Never stale. */
 export const configAtom = atomWithQuery(() => ({

@@ -4,7 +4,7 @@ import { queryClientAtom } from 'jotai-tanstack-query';
 import { errorStatus } from '../api';
 
 /** Server data stays fresh for 5 minutes unless a query says otherwise (spec §7). */
-export const DEFAULT_STALE_TIME_MS = 5 * 60_000;
+const DEFAULT_STALE_TIME_MS = 5 * 60_000;
 
 /** The one QueryClient of the app; query atoms reach it through `queryClientAtom`. */
 export const queryClient = new QueryClient({

@@ -11,10 +11,10 @@ import type { Page } from '@playwright/test';
 
 /** The test wallet's account (raw form) on mainnet. */
 export const TEST_WALLET_RAW = `0:${'5a'.repeat(32)}`;
-export const JS_BRIDGE_KEY = 'tonkeeper';
+const JS_BRIDGE_KEY = 'tonkeeper';
 
 /** What the wallet received for one sendTransaction request (its single JSON parameter, parsed). */
-export interface SentTransaction {
+interface SentTransaction {
   valid_until: number;
   network?: string;
   from?: string;

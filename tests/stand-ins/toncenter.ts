@@ -103,7 +103,7 @@ export async function startToncenter(options: { apiKey?: string } = {}): Promise
 
 // ── transactions in toncenter's v3 JSON shape ────────────────────────────────────────────────────────
 
-export interface MsgJson {
+interface MsgJson {
   hash: string;
   source: string | null;
   destination: string | null;

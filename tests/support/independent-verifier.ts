@@ -9,7 +9,7 @@ const TWO_52 = 2n ** 52n;
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** An unbiased integer in [0, n) from (serverSeed, clientSeed, nonce). */
-export function roll(serverSeed: string, clientSeed: string, nonce: number, n: bigint): bigint {
+function roll(serverSeed: string, clientSeed: string, nonce: number, n: bigint): bigint {
   const limit = (TWO_52 / n) * n;
   for (let round = 0; ; round++) {
     const message = round === 0 ? `${clientSeed}:${nonce}` : `${clientSeed}:${nonce}:${round}`;

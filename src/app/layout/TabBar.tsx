@@ -13,7 +13,7 @@ interface Tab {
 }
 
 /** The six tabs, in the spec's order. */
-export const TABS: readonly Tab[] = [
+const TABS: readonly Tab[] = [
   { id: 'upgrade', to: '/upgrade', label: 'nav.upgrade', Icon: UpgradeIcon },
   { id: 'wheel', to: '/wheel', label: 'nav.wheel', Icon: WheelIcon },
   { id: 'cases', to: '/', label: 'nav.cases', Icon: CasesIcon },
@@ -23,11 +23,11 @@ export const TABS: readonly Tab[] = [
 ];
 
 /** Width of one tab and the indicator's inset, in px: the indicator sits at 4 + 62 × index. */
-export const TAB_WIDTH = 62;
-export const INDICATOR_INSET = 4;
+const TAB_WIDTH = 62;
+const INDICATOR_INSET = 4;
 
 /** Index of the tab for a path (Cases also for any /case/...), or -1 when no tab matches. */
-export function activeTabIndex(pathname: string): number {
+function activeTabIndex(pathname: string): number {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/' || path.startsWith('/case/')) return TABS.findIndex((tab) => tab.id === 'cases');
   return TABS.findIndex((tab) => tab.to !== '/' && (path === tab.to || path.startsWith(`${tab.to}/`)));

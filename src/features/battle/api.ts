@@ -26,8 +26,6 @@ const battleKeys = {
 
 export const fetchLobby = async (): Promise<Battle[]> =>
   (await api.request<BattlesResponse>('/battles')).battles;
-export const fetchHistory = async (): Promise<Battle[]> =>
-  (await api.request<BattlesResponse>('/battles/history')).battles;
 export const fetchBattle = async (id: string): Promise<Battle> =>
   (await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}`)).battle;
 
@@ -106,7 +104,7 @@ export async function cancelBattle(id: string): Promise<Battle> {
 }
 
 /** The battles socket's address beside the API: ws(s)://<host><api base>/ws/battles. */
-export function battleSocketUrl(): string {
+function battleSocketUrl(): string {
   return feedSocketUrl(API_BASE, window.location.origin).replace(/\/ws\/drops$/, '/ws/battles');
 }
 

@@ -4,11 +4,6 @@ import type { Battle, BattleFormat } from '../../../contract/battles.ts';
 export const FORMATS: readonly BattleFormat[] = ['1v1', '1v1v1', '1v1v1v1', '2v2'];
 export const MAX_ROUNDS = 10;
 
-/** The round the screen shows: the last revealed one (0 before the start). */
-export function currentRound(battle: Battle): number {
-  return battle.revealedRounds;
-}
-
 /** Item index in the round's case list that the seat rolled in that round; null when not revealed. */
 export function landedIndex(battle: Battle, round: number, seat: number): number | null {
   const roll = battle.rolls.find((r) => r.round === round && r.seat === seat);

@@ -66,7 +66,7 @@ export function rouletteItems(items: readonly CaseItem[]): RouletteItem[] {
 }
 
 /** The seed a reel lays its track out from: the opening's proof, so the same opening draws the same reel. */
-export function reelSeed(result: OpenResult): string {
+function reelSeed(result: OpenResult): string {
   return `${result.proof.serverSeedHash}:${result.proof.nonce}`;
 }
 

@@ -12,10 +12,10 @@ import { buildReels } from './model';
  * Case opening (spec §4): idle → opening (the request is out; controls are busy) → spinning (the roulette,
  * normal open only) → finished (the win screen). 'Keep it' fades the win screen out and goes back to idle.
  */
-export type OpeningPhase = 'idle' | 'opening' | 'spinning' | 'finished';
-export type OpeningMode = 'normal' | 'quick';
+type OpeningPhase = 'idle' | 'opening' | 'spinning' | 'finished';
+type OpeningMode = 'normal' | 'quick';
 
-export interface OpeningState {
+interface OpeningState {
   phase: OpeningPhase;
   mode: OpeningMode;
   /** copies asked for */
@@ -38,15 +38,15 @@ const IDLE: OpeningState = {
 };
 
 /** How long 'Keep it' takes to fade the win screen out before going back to idle, ms (spec §4: ~0.3 s). */
-export const KEEP_FADE_MS = 300;
+const KEEP_FADE_MS = 300;
 /** A short pause between the reels landing and the win screen, so the landing can be seen, ms. */
-export const WIN_PAUSE_MS = 450;
+const WIN_PAUSE_MS = 450;
 
 /**
  * The message an open failure shows: when to try again after a rate limit, the server's, or the
  * translated 'Error opening case' (spec §8).
  */
-export function openErrorMessage(error: unknown, fallback: string): string {
+function openErrorMessage(error: unknown, fallback: string): string {
   return apiErrorText(error, fallback);
 }
 

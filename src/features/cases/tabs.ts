@@ -5,7 +5,7 @@ export const CASE_TABS = ['free', 'limited', 'mix', 'allin', 'tickets'] as const
 export type CaseTab = (typeof CASE_TABS)[number];
 
 /** Each tab is a slice of the case list by position: [start, end) as in Array.prototype.slice. */
-export const TAB_SLICES: Record<CaseTab, readonly [number, number?]> = {
+const TAB_SLICES: Record<CaseTab, readonly [number, number?]> = {
   free: [0],
   limited: [0, 3],
   mix: [3, 6],

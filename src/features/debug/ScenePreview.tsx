@@ -53,7 +53,7 @@ const MAX_WHEEL = 360;
 const BATTLE_PADDING = 12;
 
 /** Height the preview needs for a scene, px. */
-export function previewHeight(scene: SceneId, reels: number, width: number, config: ConfigObject): number {
+function previewHeight(scene: SceneId, reels: number, width: number, config: ConfigObject): number {
   if (scene === 'roulette') return rouletteHeight(reels, config as unknown as Partial<RouletteConfig>);
   if (scene === 'battle-reel')
     return battleReelHeight(BATTLE_PADDING, config as unknown as Partial<BattleReelConfig>);

@@ -278,7 +278,7 @@ function checkValue(path: string, value: ConfigValue, reference: unknown, errors
  * same type (numbers finite; lists of the same item type; nested objects with exactly the same keys), and
  * choices respected. Missing fields take their default values and are listed.
  */
-export function validateConfig<T extends object>(
+function validateConfig<T extends object>(
   value: unknown,
   defaults: T,
   rules: Partial<Record<keyof T & string, FieldRule>> = {},

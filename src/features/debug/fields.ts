@@ -72,7 +72,7 @@ function niceCeil(value: number): number {
 }
 
 /** [min, max, step] of a numeric field, from the table above or from its name and default value. */
-export function numberRange(key: string, value: number): [number, number, number] {
+function numberRange(key: string, value: number): [number, number, number] {
   const known = RANGES[key];
   if (known) return known;
   if (/Ms$/.test(key)) return [0, niceCeil(Math.max(value * 3, 1_000)), value >= 1_000 ? 50 : 10];

@@ -13,7 +13,7 @@ export interface DepositCreditsHandlers {
 }
 
 /** A credit updates the cached balance at once and refreshes the user and balance from the server. */
-export function applyCredit(message: DepositCreditedMessage): void {
+function applyCredit(message: DepositCreditedMessage): void {
   queryClient.setQueryData(queryKeys.balance, message.balance);
   void queryClient.invalidateQueries({ queryKey: queryKeys.me });
   void queryClient.invalidateQueries({ queryKey: queryKeys.balance });

@@ -11,7 +11,7 @@ import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
 
 /** How many recent openings the verifier lists (the history's default page size, spec §9). */
-export const HISTORY_LIMIT = 20;
+const HISTORY_LIMIT = 20;
 
 /** GET /fairness → the active seed pair: server seed hash, client seed, nonce. */
 export const fairnessAtom = atomWithQuery(() => ({

@@ -21,7 +21,7 @@ interface InventoryCardProps {
 }
 
 /** One item: image (placeholder on failure), name, 'Quantity: n', price with 1 decimal, Sell and Withdraw. */
-export function InventoryCard({ entry, actions }: InventoryCardProps) {
+function InventoryCard({ entry, actions }: InventoryCardProps) {
   const { t } = useTranslation();
   const { itemName } = useCatalogueTexts();
   const disabled = actions.pending || entry.quantity === 0;

@@ -14,7 +14,7 @@ import { ProfileSections } from './ProfileSections';
 import './profile.css';
 
 /** `/profile?openDeposit=true` (where `/deposit` leads) opens the deposit sheet. */
-export const OPEN_DEPOSIT_PARAM = 'openDeposit';
+const OPEN_DEPOSIT_PARAM = 'openDeposit';
 
 export function ProfilePage() {
   const { t, i18n } = useTranslation();

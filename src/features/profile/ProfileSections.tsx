@@ -168,7 +168,7 @@ function AchievementsGrid({ achievements }: { achievements: Achievement[] }) {
 }
 
 /** The inventory grid on the profile: the same grid and actions as the inventory screen. */
-export function ProfileInventory() {
+function ProfileInventory() {
   const { t } = useTranslation();
   const actions = useInventoryActions();
   return (
@@ -188,7 +188,7 @@ export function ProfileInventory() {
 }
 
 /** Where the fairness page is reached from. */
-export function FairnessLink() {
+function FairnessLink() {
   const { t } = useTranslation();
   return (
     <Link to="/fairness" className="profile__section fairness-link" data-testid="fairness-link">

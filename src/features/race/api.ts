@@ -4,9 +4,9 @@ import { api } from '../../api';
 import { queryKeys } from '../../state/queries';
 
 /** The leaderboard is refreshed this often while the race screen is open. */
-export const RACE_REFRESH_MS = 15_000;
+const RACE_REFRESH_MS = 15_000;
 
-export const fetchRace = (): Promise<RaceResponse> => api.request<RaceResponse>('/race');
+const fetchRace = (): Promise<RaceResponse> => api.request<RaceResponse>('/race');
 
 /** Whole seconds left until `endsAt`, by the server's clock (`serverNow` when fetched at `fetchedAt`). */
 export function secondsLeft(endsAt: string, serverNow: string, fetchedAt: number, now: number): number {

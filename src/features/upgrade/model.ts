@@ -16,8 +16,8 @@ export const MULTIPLIERS = [1.5, 2, 3, 5, 10, 20] as const satisfies readonly Up
 /** The spec's odds at x1 (spec §9), shown until the server's configured value has loaded. */
 export const SPEC_BASE_CHANCE = 0.39;
 
-export type UpgradeTab = 'inventory' | 'target';
-export type UpgradePhase = 'idle' | 'requesting' | 'rolling' | 'result';
+type UpgradeTab = 'inventory' | 'target';
+type UpgradePhase = 'idle' | 'requesting' | 'rolling' | 'result';
 export type UpgradeOutcome = 'success' | 'fail';
 
 export interface UpgradeState {

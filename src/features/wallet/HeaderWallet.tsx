@@ -15,7 +15,7 @@ import { currentWalletRuntime } from './runtime';
 import { WalletButtonLoading } from './WalletSlot';
 
 /** How long 'Address copied!' shows (spec §9). */
-export const COPIED_MS = 1000;
+const COPIED_MS = 1000;
 
 /** The header's wallet button with TON Connect UI's provider (loaded lazily, see WalletSlot). */
 export function HeaderWallet() {

@@ -26,7 +26,7 @@ import { walletAtom, type WalletState } from './state';
  */
 export const TON_TRANSFER_VALIDITY_S = 300;
 
-export interface TonTransfer {
+interface TonTransfer {
   /** the receiving address */
   address: string;
   /** nanoTON as a decimal string */

@@ -16,7 +16,7 @@ import type { RendererChoice } from '../../../scenes/roulette';
  * same runtime on the main thread. The app sends plans, sizes and visibility; the runtime answers with
  * batched events. Sound and haptics stay here, driven by those events.
  */
-export type SceneMode = 'worker' | 'main';
+type SceneMode = 'worker' | 'main';
 
 /** Longest side an image decoded here (SVG art) is rasterized at, px: sharp on a card at DPR 2. */
 const ART_SIZE = 256;
@@ -137,7 +137,7 @@ export function preloadScenes(): void {
 }
 
 /** The runtime's frame counter and renderers, straight from the runtime. */
-export function runtimeStats(): Promise<RuntimeStats> {
+function runtimeStats(): Promise<RuntimeStats> {
   const request = nextRequest++;
   return new Promise((resolve) => {
     statsRequests.set(request, resolve);
@@ -189,7 +189,7 @@ export function openSurface(
 }
 
 /** What tests and benchmarks read: window.__scenes (the path in use and the runtime's frame counter). */
-export interface ScenesDebugGlobal {
+interface ScenesDebugGlobal {
   mode: SceneMode;
   /** Frames drawn, as of the runtime's last message. */
   readonly frames: number;
@@ -218,5 +218,3 @@ window.__scenes = {
   },
   settled: settledLog,
 };
-
-export const sceneMode = mode;

@@ -4,9 +4,9 @@ import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
  * Longest a spin may wait for its scene to start moving (the runtime may still be loading Pixi or baking
  * the first cards: tens of seconds on a slow phone) before the screen gives up on it, ms.
  */
-export const START_FALLBACK_MS = 120_000;
+const START_FALLBACK_MS = 120_000;
 /** Slack after a started spin's own duration (frame jitter, a throttled tab, the result delay), ms. */
-export const SPIN_MARGIN_MS = 5_000;
+const SPIN_MARGIN_MS = 5_000;
 
 /**
  * A safety timer for a spin, so that a stalled scene never holds a prize or locks a screen. While `active`,
