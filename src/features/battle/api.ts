@@ -26,6 +26,8 @@ const battleKeys = {
 
 export const fetchLobby = async (): Promise<Battle[]> =>
   (await api.request<BattlesResponse>('/battles')).battles;
+const fetchHistory = async (): Promise<Battle[]> =>
+  (await api.request<BattlesResponse>('/battles/history')).battles;
 export const fetchBattle = async (id: string): Promise<Battle> =>
   (await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}`)).battle;
 
