@@ -321,9 +321,11 @@ export async function upgradeHistory(
     .selectAll('u')
     .select([
       'si.name as stake_name',
+      'si.name_ru as stake_name_ru',
       'si.rarity as stake_rarity',
       'si.image_url as stake_image_url',
       'ti.name as target_name',
+      'ti.name_ru as target_name_ru',
       'ti.rarity as target_rarity',
       'ti.image_url as target_image_url',
       's.server_seed',
@@ -356,6 +358,7 @@ export async function upgradeHistory(
         stake: {
           id: r.stake_item_id,
           name: r.stake_name,
+          ...(r.stake_name_ru ? { ru: { name: r.stake_name_ru } } : {}),
           price: formatTon(r.stake_price_nano),
           imageUrl: r.stake_image_url,
           imageBase64: null,
@@ -364,6 +367,7 @@ export async function upgradeHistory(
         target: {
           id: r.target_item_id,
           name: r.target_name,
+          ...(r.target_name_ru ? { ru: { name: r.target_name_ru } } : {}),
           price: formatTon(r.target_price_nano),
           imageUrl: r.target_image_url,
           imageBase64: null,
