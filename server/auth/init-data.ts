@@ -37,7 +37,7 @@ interface ParsedLaunchData {
 }
 
 /** How far in the future `auth_date` may be (clocks differ a little); later launch data is refused. */
-export const AUTH_DATE_SKEW_SECONDS = 60;
+const AUTH_DATE_SKEW_SECONDS = 60;
 
 export class InitDataError extends Error {
   constructor(readonly reason: InitDataFailure) {

@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 
 /** The largest id a session may name: int64's maximum (users.id is a BIGINT). */
-export const MAX_USER_ID = 2n ** 63n - 1n;
+const MAX_USER_ID = 2n ** 63n - 1n;
 
 /** Signed, expiring session tokens (HS256). The subject is the Telegram user id. */
 export class TokenService {

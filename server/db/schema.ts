@@ -163,7 +163,7 @@ interface PaymentCursorsTable {
 }
 
 /** A transfer a payment watcher read and did not credit, recorded once (server/payments/ton-watcher.ts). */
-export interface PaymentSkipsTable {
+interface PaymentSkipsTable {
   /** ton:<transaction hash hex>, or ton:raw:<sha256 of the transaction's JSON> when it has no readable hash */
   external_id: string;
   method: string;
@@ -173,7 +173,7 @@ export interface PaymentSkipsTable {
   created_at: Timestamp;
 }
 
-export type DepositInvoiceStatus = 'creating' | 'active' | 'failed' | 'paid';
+type DepositInvoiceStatus = 'creating' | 'active' | 'failed' | 'paid';
 
 /** Invoices asked of a provider (Crypto Pay, or the demo provider). */
 interface DepositInvoicesTable {

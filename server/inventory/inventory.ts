@@ -38,8 +38,7 @@ export async function listInventory(db: Db, userId: bigint): Promise<InventoryEn
   }));
 }
 
-export const itemNotOwned = (itemId: string) =>
-  notFound('ITEM_NOT_OWNED', `You do not have the item "${itemId}"`);
+const itemNotOwned = (itemId: string) => notFound('ITEM_NOT_OWNED', `You do not have the item "${itemId}"`);
 
 /**
  * Takes `quantity` of an item out of the player's inventory with one conditional update (it never goes

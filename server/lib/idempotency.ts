@@ -35,9 +35,9 @@ type Trx = Transaction<Database>;
 const KEY_PATTERN = /^[\x20-\x7E]{1,128}$/;
 
 /** How long a stored key is kept and replayed. */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How often the sweeper deletes expired keys. */
-export const IDEMPOTENCY_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+const IDEMPOTENCY_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
 /** status_code of a claimed key whose request has not finished (never committed: see above). */
 const IN_PROGRESS = 0;

@@ -33,7 +33,7 @@ export type Classified = { transfer: IncomingTransfer } | { skip: string };
  * The largest single transfer credited: 100 million TON, some 2% of all TON there is. A larger value is
  * absurd (or an attempt to overflow a balance) and is skipped and recorded for an operator instead.
  */
-export const MAX_TRANSFER_NANO = 100_000_000n * 1_000_000_000n;
+const MAX_TRANSFER_NANO = 100_000_000n * 1_000_000_000n;
 
 /** The longest comment that can name a player (ours are 13 characters); longer ones are not ours. */
 const MAX_COMMENT_LENGTH = 64;
@@ -108,7 +108,7 @@ function rawAddress(text: unknown): string | null {
 }
 
 /** The id a skipped transaction is recorded under: ton:<hash hex>, or a digest of its JSON when unreadable. */
-export function skipIdOf(tx: unknown): string {
+function skipIdOf(tx: unknown): string {
   const hash = typeof tx === 'object' && tx !== null ? (tx as { hash?: unknown }).hash : undefined;
   const hex = typeof hash === 'string' ? normalizeTxHash(hash) : null;
   if (hex) return `ton:${hex}`;

@@ -42,7 +42,7 @@ const MONEY_RETRIES = 2;
 const MONEY_RETRY_DELAYS_MS = [400, 1200];
 
 /** A fresh Idempotency-Key: one per user intent. */
-export function newIdempotencyKey(): string {
+function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');

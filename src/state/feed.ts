@@ -77,7 +77,7 @@ export const shownDropsAtom = atom((get) => {
 });
 
 /** The name the feed shows for a player: '@' + username, or the first name (as the server builds it). */
-export function feedName(user: Pick<User, 'username' | 'firstName'>): string {
+function feedName(user: Pick<User, 'username' | 'firstName'>): string {
   return user.username ? `@${user.username}` : user.firstName;
 }
 

@@ -31,7 +31,7 @@ const THEME = {
 };
 
 /** The hash Telegram opens a Mini App with, carrying launch data signed for `user`. */
-export function launchHash(user: LaunchUser): string {
+function launchHash(user: LaunchUser): string {
   return new URLSearchParams([
     ['tgWebAppData', signLaunchData(user)],
     ['tgWebAppVersion', '8.0'],
@@ -44,7 +44,7 @@ export function launchHash(user: LaunchUser): string {
  * Makes every page of the context a Telegram WebView: the client's bridge takes the app's calls and
  * answers the viewport request as Telegram would. The interface language is fixed with `lang`.
  */
-export async function actAsTelegram(context: BrowserContext, lang: 'en' | 'ru' = 'en'): Promise<void> {
+async function actAsTelegram(context: BrowserContext, lang: 'en' | 'ru' = 'en'): Promise<void> {
   await context.addInitScript((language) => {
     localStorage.setItem('lang', language);
     interface Bridge {

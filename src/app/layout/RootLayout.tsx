@@ -13,7 +13,7 @@ const BACK_PATHS = ['/inventory', '/fairness'];
  * Paths with a back button: Telegram's own inside Telegram, the header's elsewhere. A case page, the
  * inventory and the fairness page.
  */
-export function hasBackButton(pathname: string): boolean {
+function hasBackButton(pathname: string): boolean {
   return (
     pathname.startsWith('/case/') ||
     BACK_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`))

@@ -24,11 +24,10 @@ const battleKeys = {
   one: queryKeys.battle,
 } as const;
 
-export const fetchLobby = async (): Promise<Battle[]> =>
-  (await api.request<BattlesResponse>('/battles')).battles;
+const fetchLobby = async (): Promise<Battle[]> => (await api.request<BattlesResponse>('/battles')).battles;
 const fetchHistory = async (): Promise<Battle[]> =>
   (await api.request<BattlesResponse>('/battles/history')).battles;
-export const fetchBattle = async (id: string): Promise<Battle> =>
+const fetchBattle = async (id: string): Promise<Battle> =>
   (await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}`)).battle;
 
 /** GET /battles → the lobby: open and running battles, kept fresh by the battles socket. */
@@ -111,7 +110,7 @@ function battleSocketUrl(): string {
 }
 
 /** What a battle event makes stale: the lobby always, the battle it names, the history when one ended. */
-export function invalidateForEvent(event: BattleEventMessage): void {
+function invalidateForEvent(event: BattleEventMessage): void {
   void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
   void queryClient.invalidateQueries({ queryKey: battleKeys.one(event.id) });
   if (event.event === 'finished' || event.event === 'cancelled') {

@@ -77,7 +77,7 @@ function formatValue(value: ConfigValue, key: string, depth: number): string {
 }
 
 /** The config as a TypeScript object literal in the style of the config files (hex colours). */
-export function formatConfigLiteral(config: ConfigObject): string {
+function formatConfigLiteral(config: ConfigObject): string {
   return formatValue(config, '', 0);
 }
 
@@ -120,7 +120,7 @@ export function exportConfigJson(config: ConfigObject): string {
 // ── import ────────────────────────────────────────────────────────────────────
 
 /** A text that is not a readable config literal; the message names the line and column. */
-export class ConfigSyntaxError extends Error {
+class ConfigSyntaxError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ConfigSyntaxError';

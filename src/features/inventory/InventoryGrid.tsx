@@ -87,7 +87,7 @@ export function InventoryGrid({ actions }: { actions: Actions }) {
 }
 
 /** What everything held is worth at the server's prices, in nanoTON (exact). */
-export function inventoryWorth(entries: readonly InventoryEntry[]): bigint {
+function inventoryWorth(entries: readonly InventoryEntry[]): bigint {
   return entries.reduce((sum, e) => sum + parseTon(e.item.price) * BigInt(e.quantity), 0n);
 }
 

@@ -24,7 +24,7 @@ import { walletAtom, type WalletState } from './state';
  * How long a TON deposit message stays valid, s (TON Connect wants seconds). The spec's 600 s is more than
  * wallets accept: they refuse a validUntil over 5 minutes ahead, so 300.
  */
-export const TON_TRANSFER_VALIDITY_S = 300;
+const TON_TRANSFER_VALIDITY_S = 300;
 
 interface TonTransfer {
   /** the receiving address */

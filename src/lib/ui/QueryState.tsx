@@ -14,8 +14,6 @@ export interface QueryLike<T> {
   refetch: () => unknown;
 }
 
-export type QueryStateName = 'loading' | 'empty' | 'error' | 'offline';
-
 interface QueryStateProps<T> {
   query: QueryLike<T>;
   /** test ids are `<testId>-loading`, `-empty`, `-error`, `-offline` */
