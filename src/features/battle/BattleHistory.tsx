@@ -2,10 +2,8 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Battle } from '../../../contract/battles.ts';
-import { formatTon } from '../../lib/format';
-import { ArtImage } from '../../lib/ui/ArtImage';
-import { TonIcon } from '../../lib/ui/TonIcon';
 import { battleHistoryAtom } from './api';
+import { BattleCardSummary } from './BattleCardSummary';
 import { mySeat, winningSeats } from './model';
 import './battle.css';
 
@@ -38,25 +36,12 @@ export function BattleHistory() {
               data-battle={battle.id}
               data-outcome={result}
             >
-              <div className="battle__card-cases">
-                {battle.cases.slice(0, 5).map((c, i) => (
-                  <ArtImage key={i} src={c.imageUrl} className="battle__card-case" />
-                ))}
-                {battle.cases.length > 5 && <span>+{battle.cases.length - 5}</span>}
-              </div>
-              <div className="battle__card-info">
-                <span className="battle__card-format">
-                  {battle.format} · {t(`battle.modes.${battle.mode}`)}
-                </span>
-                <span className="battle__card-cost">
-                  <TonIcon size={14} /> {formatTon(battle.cost)}
-                </span>
-                <span className="battle__card-seats">
-                  {result === 'won' || result === 'lost'
-                    ? t(`battle.${result}`)
-                    : t(`battle.status.${result}`)}
-                </span>
-              </div>
+              <BattleCardSummary
+                battle={battle}
+                status={
+                  result === 'won' || result === 'lost' ? t(`battle.${result}`) : t(`battle.status.${result}`)
+                }
+              />
               <Link className="button button--ghost battle__join" to={`/battle/${battle.id}`}>
                 {t('battle.open')}
               </Link>

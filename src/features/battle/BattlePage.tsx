@@ -12,6 +12,7 @@ import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { casesAtom } from '../../state/queries';
 import { battleEventsAtom, battleLobbyAtom, createBattle, joinBattle } from './api';
+import { BattleCardSummary } from './BattleCardSummary';
 import { FORMATS, MAX_ROUNDS, freeSeats, mySeat } from './model';
 import './battle.css';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
@@ -93,26 +94,13 @@ export function BattlePage() {
                   data-testid="battle-card"
                   data-battle={battle.id}
                 >
-                  <div className="battle__card-cases">
-                    {battle.cases.slice(0, 5).map((c, i) => (
-                      <ArtImage key={i} src={c.imageUrl} className="battle__card-case" />
-                    ))}
-                    {battle.cases.length > 5 && <span>+{battle.cases.length - 5}</span>}
-                  </div>
-                  <div className="battle__card-info">
-                    <span className="battle__card-format">
-                      {battle.format} · {t(`battle.modes.${battle.mode}`)}
-                    </span>
-                    <span className="battle__card-cost">
-                      <TonIcon size={14} /> {formatTon(battle.cost)}
-                    </span>
-                    <span className="battle__card-seats">
-                      {t('battle.seatsTaken', {
-                        taken: battle.seats.length - freeSeats(battle),
-                        total: battle.seats.length,
-                      })}
-                    </span>
-                  </div>
+                  <BattleCardSummary
+                    battle={battle}
+                    status={t('battle.seatsTaken', {
+                      taken: battle.seats.length - freeSeats(battle),
+                      total: battle.seats.length,
+                    })}
+                  />
                   {open && !seated ? (
                     <button
                       type="button"
