@@ -39,6 +39,8 @@ function visibleTexts(): { text: string; where: string }[] {
     const text = (node.textContent ?? '').trim();
     const parent = node.parentElement;
     if (!text || !parent || parent.closest('script, style, noscript')) continue;
+    // ids, seeds and hashes the app marks as not to be translated (a public bet id can be all letters)
+    if (parent.closest('[translate="no"]')) continue;
     if (!parent.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
     const marked = parent.closest('[data-testid]');
     found.push({ text, where: marked?.getAttribute('data-testid') ?? parent.tagName.toLowerCase() });

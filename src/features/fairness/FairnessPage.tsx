@@ -189,7 +189,7 @@ function OpeningRow({ opening }: { opening: HistoryEntry }) {
         </button>
       </div>
       <Link to={`/verify/${opening.betId}`} className="opening-row__proof" data-testid="history-proof-link">
-        {t('verify.link')} · {opening.betId}
+        {t('verify.link')} · <span translate="no">{opening.betId}</span>
       </Link>
       {!serverSeed && <span className="fairness-hint">{t('fairness.notRevealed')}</span>}
       {check.state === 'error' && (

@@ -173,7 +173,9 @@ function BetVerification({ betId }: { betId: string }) {
       </h2>
       <dl className="verify-fields">
         <dt>{t('verify.betId')}</dt>
-        <dd className="verify-mono">{bet.betId}</dd>
+        <dd className="verify-mono" translate="no">
+          {bet.betId}
+        </dd>
         <dt>{t('verify.serverSeedHash')}</dt>
         <dd className="verify-mono">{bet.serverSeedHash}</dd>
         <dt>{t('verify.serverSeed')}</dt>
