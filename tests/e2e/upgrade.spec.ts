@@ -201,7 +201,8 @@ test('a failed roll request counts as a failure: the failure sheet, nothing lost
   const sheet = page.getByTestId('upgrade-result');
   await expect(sheet).toHaveAttribute('data-outcome', 'fail');
   await expect(page.getByTestId('upgrade-result-title')).toHaveText('Failure');
-  await expect(sheet).toContainText(`You do not have the item "${stake.id}"`);
+  // the server's code (ITEM_NOT_OWNED) in the interface language, not the server's English message
+  await expect(sheet).toContainText('This item is not in your inventory.');
   await expect(page.getByTestId('upgrade-wheel')).toHaveAttribute('data-outcome', 'fail');
   await expect(page.getByTestId('upgrade-back')).toBeVisible();
   await expect(page.getByTestId('upgrade-repeat')).toBeVisible();
