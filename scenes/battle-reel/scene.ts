@@ -1,5 +1,6 @@
 import { Graphics, type Texture } from 'pixi.js';
 import type { Scene, SceneContext } from '../runtime/contract.ts';
+import { crossingTimes } from '../shared/ticks.ts';
 import { drawReelMarker, SpritePool } from '../shared/reel.ts';
 import { resolveConfig, type BattleReelConfig } from './config.ts';
 import { battleMotion, crossings, motion, wrapIndex, type BattleReelMotion } from './motion.ts';
@@ -107,6 +108,11 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
         context.settled({ scene: 'battle-reel', caseIndex: pose.caseIndex });
       }
       return false;
+    },
+    ticks() {
+      if (!spin) return [];
+      const { reel, startAt } = spin;
+      return crossingTimes(reel.durationMs, (a, b) => crossings(reel, a, b)).map((t) => startAt + t);
     },
     resize() {
       void layout();

@@ -1,5 +1,6 @@
 import { Graphics, Sprite, Texture } from 'pixi.js';
 import type { Scene, SceneContext } from '../runtime/contract.ts';
+import { crossingTimes } from '../shared/ticks.ts';
 import { wheelRotation } from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
 import { bakeWheelFace } from './face.ts';
@@ -107,6 +108,11 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
         context.settled({ scene: 'bonus-wheel', segment: state.wheel.segment });
       }
       return false;
+    },
+    ticks() {
+      if (!spin) return [];
+      const { wheel, startAt } = spin;
+      return crossingTimes(wheel.durationMs, (a, b) => crossings(wheel, a, b)).map((t) => startAt + t);
     },
     resize() {
       void layout();

@@ -1,5 +1,6 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { Scene, SceneContext } from '../runtime/contract.ts';
+import { crossingTimes } from '../shared/ticks.ts';
 import { localAngle, wheelRotation } from '../shared/wheel.ts';
 import { clampChance, formatChance, isInsideArc } from './chance.ts';
 import { resolveConfig, type ChanceWheelConfig } from './config.ts';
@@ -160,6 +161,11 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
         }
       }
       return false;
+    },
+    ticks() {
+      if (!roll) return [];
+      const { wheel, startAt } = roll;
+      return crossingTimes(wheel.durationMs, (a, b) => crossings(wheel, a, b)).map((t) => startAt + t);
     },
     resize() {
       redraw();

@@ -1,6 +1,7 @@
 import { Container, Graphics, type Texture } from 'pixi.js';
 import type { Scene, SceneContext, SceneSize } from '../runtime/contract.ts';
 import { bakeCards } from '../shared/cards.ts';
+import { crossingTimes } from '../shared/ticks.ts';
 import { drawReelMarker, SpritePool } from '../shared/reel.ts';
 import { cardLook, resolveConfig, type RouletteConfig } from './config.ts';
 import { crossings, indexAt, motion, reelMotion, type ReelMotion } from './motion.ts';
@@ -142,6 +143,15 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
         });
       }
       return !done;
+    },
+    ticks() {
+      if (startAt === null) return [];
+      const from = startAt;
+      return reels
+        .flatMap((laid) =>
+          crossingTimes(laid.motion.durationMs, (a, b) => crossings(laid.motion, a, b)).map((t) => from + t),
+        )
+        .sort((a, b) => a - b);
     },
     resize(_size: SceneSize) {
       void layout();

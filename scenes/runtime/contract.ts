@@ -57,6 +57,12 @@ export interface Scene<Plan = unknown, Config = unknown> {
   resize(size: SceneSize): void;
   /** Live tuning (the debug switcher): overrides of the scene's config, applied without a restart. */
   configure(config: Partial<Config>): void;
+  /**
+   * The current play's crossings as clock times, ascending, read from its pure motion (one per tick the
+   * play would report): the runtime sends them once when the play starts, so the app schedules every tick
+   * sound and haptic ahead instead of being told of each crossing. Empty when nothing plays.
+   */
+  ticks(): number[];
   destroy(): void;
 }
 

@@ -53,6 +53,8 @@ interface Surface {
   playPending: boolean;
   /** The current play has drawn a moving frame (marked `scene:motion`) and has not settled. */
   inMotion: boolean;
+  /** The app has the current play's tick schedule: crossings are not reported one by one. */
+  scheduled: boolean;
 }
 
 /**
@@ -131,6 +133,7 @@ export class SceneHost {
         this.enqueue(surface, (scene) => {
           surface.playPending = true;
           scene.play(surface.clock.now());
+          this.sendSchedule(surface, scene);
           this.animate(surface);
         });
         return;
@@ -144,11 +147,13 @@ export class SceneHost {
         return;
       case 'configure':
         this.enqueue(surface, (scene) => {
+          this.cancelSchedule(surface);
           scene.configure(message.config);
           this.animate(surface);
         });
         return;
       case 'clock':
+        this.cancelSchedule(surface);
         if (message.rate !== undefined) surface.clock.setRate(message.rate);
         if (message.paused !== undefined) surface.clock.setPaused(message.paused);
         if (message.seek !== undefined) surface.clock.seekInSpin(message.seek);
@@ -190,6 +195,7 @@ export class SceneHost {
       lastFrameAt: undefined,
       playPending: false,
       inMotion: false,
+      scheduled: false,
     };
     this.surfaces.set(id, surface);
     surface.queue = (async () => {
@@ -228,6 +234,7 @@ export class SceneHost {
       invalidate: () => this.invalidate(surface),
       animate: () => this.animate(surface),
       tick(index) {
+        if (surface.scheduled) return;
         surface.ticks.count += 1;
         surface.ticks.last = index;
       },
@@ -236,11 +243,37 @@ export class SceneHost {
         emit({ type: 'started', at: startAt });
       },
       settled: (result: SettledResult) => {
+        surface.scheduled = false;
         this.markSettled(surface);
         emit({ type: 'settled', result });
         flush();
       },
     };
+  }
+
+  /**
+   * Sends a play's tick schedule as it starts, so the app plans every tick ahead and the spin sends no
+   * message per crossing. Only on a real-time clock: a slowed or paused one (the debug switcher) ticks live.
+   */
+  private sendSchedule(surface: Surface, scene: Scene): void {
+    const { clock } = surface;
+    surface.scheduled = false;
+    if (clock.rate !== 1 || clock.isPaused) return;
+    const offset = performance.timeOrigin + performance.now() - clock.now();
+    const times = scene.ticks().map((t) => t + offset);
+    if (times.length === 0) return;
+    surface.scheduled = true;
+    surface.ticks = { count: 0, last: -1 };
+    this.emit(surface, { type: 'ticks', times });
+    this.flush(surface);
+  }
+
+  /** The clock or the motion changed under a scheduled play: the app drops the schedule, ticks go live. */
+  private cancelSchedule(surface: Surface): void {
+    if (!surface.scheduled) return;
+    surface.scheduled = false;
+    this.emit(surface, { type: 'ticks', times: [] });
+    this.flush(surface);
   }
 
   private enqueue(surface: Surface, run: (scene: Scene) => void | Promise<void>): void {

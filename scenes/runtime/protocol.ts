@@ -40,6 +40,13 @@ export type SceneEvent =
   /** `count` crossings since the last tick event, the last one being `last`. */
   | { type: 'tick'; count: number; last: number }
   | { type: 'started'; at: number }
+  /**
+   * The play's whole tick schedule, sent once as it starts: every crossing as a time on the shared time
+   * line (performance.timeOrigin + performance.now(), the same for the page and its workers). It replaces
+   * an earlier schedule; an empty one cancels it, and `tick` events report crossings live from then on (the
+   * debug switcher's slowed, paused or scrubbed clock).
+   */
+  | { type: 'ticks'; times: number[] }
   | { type: 'progress'; elapsed: number; paused: boolean; rate: number; frameTimes: number[] }
   | { type: 'settled'; result: SettledResult }
   | { type: 'error'; message: string };

@@ -1,9 +1,31 @@
-import { hapticFeedback, swipeBehavior } from '@telegram-apps/sdk-react';
+import { hapticFeedback, retrieveLaunchParams, swipeBehavior } from '@telegram-apps/sdk-react';
+import { atTimes, spacedTimes } from './schedule';
 
 /**
- * Telegram haptics and swipe control, shared by every screen. Inside Telegram they reach the client;
- * outside it (or on a client too old for them) every call is a no-op.
+ * Telegram haptics and swipe control, shared by every screen. Inside Telegram on a phone they reach the
+ * client; on a client without a haptic engine (desktop, web, the demo's imitation), outside Telegram or on
+ * a client too old for them, every call is a no-op.
  */
+
+/** Telegram's platforms that run on a phone, with a haptic engine. */
+const HAPTIC_PLATFORMS: ReadonlySet<string> = new Set(['android', 'android_x', 'ios']);
+
+let engine: boolean | undefined;
+
+/**
+ * Whether this client can vibrate. Elsewhere a haptic would only cross the bridge to a client that drops
+ * it: a spin's tick haptics would be main-thread work for nothing.
+ */
+function hasHapticEngine(): boolean {
+  if (engine === undefined) {
+    try {
+      engine = HAPTIC_PLATFORMS.has(retrieveLaunchParams().tgWebAppPlatform);
+    } catch {
+      engine = false;
+    }
+  }
+  return engine;
+}
 
 /** The shortest gap between two selection haptics, ms: the Taptic engine blurs faster pulses. */
 const SELECTION_MIN_GAP_MS = 70;
@@ -12,7 +34,7 @@ let lastSelectionAt = -Infinity;
 
 /** A light tick, e.g. a roulette card crossing the marker; rate-limited to SELECTION_MIN_GAP_MS. */
 export function hapticSelection(now: number = performance.now()): void {
-  if (now - lastSelectionAt < SELECTION_MIN_GAP_MS) return;
+  if (!hasHapticEngine() || now - lastSelectionAt < SELECTION_MIN_GAP_MS) return;
   lastSelectionAt = now;
   try {
     hapticFeedback.selectionChanged.ifAvailable();
@@ -21,8 +43,25 @@ export function hapticSelection(now: number = performance.now()): void {
   }
 }
 
+/**
+ * A selection haptic at each of `times` (performance.now() values: a spin's crossings, known when it
+ * starts), spaced like hapticSelection. Nothing is armed where haptics are unavailable (outside Telegram).
+ * Returns a function that cancels the ones still to come.
+ */
+export function scheduleSelections(times: readonly number[]): () => void {
+  let available = false;
+  try {
+    available = hasHapticEngine() && hapticFeedback.selectionChanged.isAvailable();
+  } catch {
+    // no haptics here
+  }
+  if (!available) return () => undefined;
+  return atTimes(spacedTimes(times, SELECTION_MIN_GAP_MS, lastSelectionAt), () => hapticSelection());
+}
+
 /** Success, warning or error feedback, e.g. success on a win. */
 export function hapticNotification(type: 'success' | 'warning' | 'error'): void {
+  if (!hasHapticEngine()) return;
   try {
     hapticFeedback.notificationOccurred.ifAvailable(type);
   } catch {
@@ -32,6 +71,7 @@ export function hapticNotification(type: 'success' | 'warning' | 'error'): void 
 
 /** A tap feedback, e.g. on a main action. */
 export function hapticImpact(style: 'light' | 'medium' | 'heavy' = 'light'): void {
+  if (!hasHapticEngine()) return;
   try {
     hapticFeedback.impactOccurred.ifAvailable(style);
   } catch {

@@ -1,5 +1,6 @@
 import { Howl, Howler } from 'howler';
 import { useSyncExternalStore } from 'react';
+import { atTimes, spacedTimes } from './schedule';
 
 /**
  * The app's sounds: one shared howler module for every screen that plays them (roulette ticks, wins).
@@ -78,11 +79,37 @@ function howl(name: SoundName): Howl {
   return sound;
 }
 
+/**
+ * The tick decoded on howler's audio context, for ticks scheduled ahead on the audio clock (null where
+ * there is no Web Audio: those ticks fall back to timers).
+ */
+let tickBuffer: Promise<AudioBuffer | null> | null = null;
+
+function loadTickBuffer(): Promise<AudioBuffer | null> {
+  const context = Howler.ctx as AudioContext | undefined;
+  if (!context) return Promise.resolve(null);
+  tickBuffer ??= fetch(SOURCES.tick.src[0]!)
+    .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error('no tick'))))
+    .then((data) => context.decodeAudioData(data))
+    .catch(() => null);
+  return tickBuffer;
+}
+
 /** Loads the sounds ahead of their first use (e.g. when a screen that plays them opens). */
 export function preloadSounds(): void {
   onFirstGesture(() => {
     for (const name of Object.keys(SOURCES) as SoundName[]) howl(name);
+    void loadTickBuffer();
   });
+}
+
+/**
+ * Loads the sounds now if the page has had a gesture already (a screen opened by a tap), so that nothing of
+ * it is left for the screen's first action; otherwise it waits for that action to ask (preloadSounds after
+ * its request is out), never holding up a tap.
+ */
+export function preloadSoundsIfAllowed(): void {
+  if (hasGesture()) preloadSounds();
 }
 
 /** Plays a sound once, unless muted (or before any gesture: nothing could be heard then). */
@@ -104,6 +131,50 @@ export function playTick(now: number = performance.now()): boolean {
   lastTickAt = now;
   playSound('tick');
   return true;
+}
+
+/**
+ * The tick at each of `times` (performance.now() values: a spin's crossings, known when it starts), spaced
+ * like playTick, started ahead on the audio clock so that nothing runs on this thread while they play.
+ * Returns a function that silences the ones still to come.
+ */
+export function scheduleTicks(times: readonly number[]): () => void {
+  if (muted || !hasGesture() || times.length === 0) return () => undefined;
+  const spaced = spacedTimes(times, TICK_MIN_GAP_MS, lastTickAt);
+  lastTickAt = spaced.at(-1) ?? lastTickAt;
+  let cancel = () => undefined as void;
+  let cancelled = false;
+  void loadTickBuffer().then((buffer) => {
+    const context = Howler.ctx as AudioContext | undefined;
+    if (cancelled) return;
+    if (!buffer || !context) {
+      cancel = atTimes(spaced, () => playSound('tick'));
+      return;
+    }
+    const gain = context.createGain();
+    gain.gain.value = SOURCES.tick.volume;
+    gain.connect(Howler.masterGain);
+    const audioNow = context.currentTime;
+    const pageNow = performance.now();
+    const nodes: AudioBufferSourceNode[] = [];
+    for (const at of spaced) {
+      const when = audioNow + (at - pageNow) / 1000;
+      if (when < audioNow) continue;
+      const node = context.createBufferSource();
+      node.buffer = buffer;
+      node.connect(gain);
+      node.start(when);
+      nodes.push(node);
+    }
+    cancel = () => {
+      for (const node of nodes) node.stop();
+      gain.disconnect();
+    };
+  });
+  return () => {
+    cancelled = true;
+    cancel();
+  };
 }
 
 function isMuted(): boolean {

@@ -10,6 +10,7 @@ import {
   type FeedStatus,
 } from '../api/feed-socket';
 import { queryKeys } from './queries';
+import { scenePlayingAtom } from './scenes';
 import { queryClient, store } from './store';
 
 /** The strip shows the 30 newest drops and keeps 50 (spec §9). */
@@ -120,12 +121,31 @@ export function holdOwnDrops(): OwnDropHold {
 let socket: FeedSocket | null = null;
 let lingerTimer: ReturnType<typeof setTimeout> | undefined;
 
+/** Drops that came while a scene played a spin: the strip takes them when it ends (it holds still meanwhile). */
+let waiting: DropEvent[] = [];
+
+function receiveDrops(drops: readonly DropEvent[]): void {
+  if (store.get(scenePlayingAtom)) {
+    waiting.push(...drops);
+    if (waiting.length > FEED_KEPT) waiting = waiting.slice(-FEED_KEPT);
+    return;
+  }
+  store.set(keptDropsAtom, (current) => mergeDrops(current, drops));
+}
+
+store.sub(scenePlayingAtom, () => {
+  if (store.get(scenePlayingAtom) || waiting.length === 0) return;
+  const drops = waiting;
+  waiting = [];
+  receiveDrops(drops);
+});
+
 keptDropsAtom.onMount = () => {
   clearTimeout(lingerTimer);
   socket ??= openFeedSocket({
     url: feedSocketUrl(API_BASE, window.location.origin),
     after: store.get(keptDropsAtom)[0]?.id ?? null,
-    onDrops: (drops) => store.set(keptDropsAtom, (current) => mergeDrops(current, drops)),
+    onDrops: receiveDrops,
     onStatus: (status) => store.set(feedStatusAtom, status),
   });
   return () => {

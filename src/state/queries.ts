@@ -3,6 +3,7 @@ import type { MeResponse, PublicConfig, User } from '../../contract/auth.ts';
 import type { Case, CasesResponse } from '../../contract/cases.ts';
 import type { BalanceResponse, ProfileResponse } from '../../contract/users.ts';
 import { api } from '../api';
+import { scenePlayingAtom } from './scenes';
 
 /**
  * Every query key of the app, in this one module: the query atoms use them, and code that invalidates or
@@ -57,8 +58,14 @@ export const meAtom = atomWithQuery(() => ({
   queryFn: async (): Promise<User> => (await api.request<MeResponse>('/auth/me')).user,
 }));
 
-/** GET /deposit/balance → TON balance (data: exact decimal text), polled every 5 s while in use. */
-export const balanceAtom = atomWithQuery(() => ({ ...balanceQuery, refetchInterval: BALANCE_REFRESH_MS }));
+/**
+ * GET /deposit/balance → TON balance (data: exact decimal text), polled every 5 s while in use, except
+ * while a scene plays a spin (the header holds still; the opening's answer has set the balance already).
+ */
+export const balanceAtom = atomWithQuery((get) => ({
+  ...balanceQuery,
+  refetchInterval: get(scenePlayingAtom) ? false : BALANCE_REFRESH_MS,
+}));
 
 /** The balance query without its polling (the start fetches it once, before the first render). */
 export const balanceQuery = {

@@ -1,16 +1,16 @@
 import { useAtomValue } from 'jotai';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { battleReelHeight, type BattleCase, type BattleReelScenePlan } from '../../../scenes/battle-reel';
-import type { SceneEvent } from '../../../scenes/runtime';
 import type { Battle, BattleSeat } from '../../../contract/battles.ts';
 import { apiErrorText } from '../../lib/api-error';
 import { rollInt, sha256Hex } from '../../lib/fair';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
-import { SceneView } from '../../lib/scene/SceneView';
+import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
+import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
@@ -155,20 +155,13 @@ function SeatColumn(props: {
     () => ({ images, winnerIndex: landed, reducedMotion: quick || reducedMotion }),
     [images, landed, quick, reducedMotion],
   );
-  const onEvents = useCallback(
-    (events: SceneEvent[]) => {
-      for (const event of events) {
-        if (event.type === 'settled' && event.result.scene === 'battle-reel') {
-          setSettledRound(round);
-        } else if (event.type === 'error') {
-          // a failed reel must not hide the result: the drops and totals below still show it
-          console.error('Battle reel failed', event.message);
-          setSettledRound(round);
-        }
-      }
-    },
-    [round],
-  );
+  const cue = useSceneCue(plan, landed === null ? null : `${battle.id}:${round}`);
+  const onEvents = useSceneEvents({
+    label: 'Battle reel',
+    settled: () => setSettledRound(round),
+    // a failed reel must not hide the result: the drops and totals below still show it
+    failed: () => setSettledRound(round),
+  });
   const drops = battle.rolls.filter((r) => r.seat === seat.seat);
   const name = seat.player ? (seat.isBot ? t('battle.bot') : seat.player.name) : t('battle.waiting');
 
@@ -211,8 +204,7 @@ function SeatColumn(props: {
         {width > 0 && images.length > 0 && (
           <SceneView
             scene="battle-reel"
-            plan={plan}
-            play={landed === null ? null : `${battle.id}:${round}`}
+            cue={cue}
             width={width}
             height={battleReelHeight(REEL_PADDING)}
             dpr={sceneResolution()}

@@ -7,13 +7,13 @@ import {
   type BonusSpin,
   type BonusWheelScenePlan,
 } from '../../../scenes/bonus-wheel';
-import type { SceneEvent } from '../../../scenes/runtime';
 import { formatTon } from '../../lib/format';
-import { hapticImpact, hapticSelection } from '../../lib/haptics';
+import { hapticImpact } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
-import { playTick, preloadSounds } from '../../lib/sound';
+import { preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
-import { SceneView } from '../../lib/scene/SceneView';
+import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
+import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { BONUS_WORD, LETTERS_COLLECTED, PRIZE_GRID, WHEEL_PRIZES } from './prizes';
@@ -68,25 +68,17 @@ export function BonusWheelPage() {
     () => ({ segments, spin: spin?.spin ?? null, reducedMotion }),
     [segments, spin, reducedMotion],
   );
-  const onEvents = useCallback(
-    (events: SceneEvent[]) => {
-      for (const event of events) {
-        if (event.type === 'tick') {
-          playTick();
-          hapticSelection();
-        } else if (event.type === 'started') {
-          started();
-        } else if (event.type === 'settled') {
-          hapticImpact('medium');
-          stop();
-        } else if (event.type === 'error') {
-          console.error('Bonus wheel failed', event.message);
-          stop();
-        }
-      }
+  const cue = useSceneCue(plan, spin ? spin.id : null);
+  const onEvents = useSceneEvents({
+    label: 'Bonus wheel',
+    ticks: true,
+    started,
+    settled: () => {
+      hapticImpact('medium');
+      stop();
     },
-    [stop, started],
-  );
+    failed: stop,
+  });
 
   return (
     <section className="screen bonus" data-testid="bonus-page">
@@ -107,8 +99,7 @@ export function BonusWheelPage() {
           {size > 0 && (
             <SceneView
               scene="bonus-wheel"
-              plan={plan}
-              play={spin ? spin.id : null}
+              cue={cue}
               width={size}
               height={size}
               dpr={sceneResolution()}

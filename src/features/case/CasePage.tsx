@@ -74,7 +74,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
   const shownBalance = balance ?? me?.balance;
   const [count, setCount] = useState<OpenCount>(1);
   const opening = useCaseOpening(box.id, t('case.openError'));
-  const { phase, mode, results, reels, closing } = opening.state;
+  const { phase, mode, results, closing } = opening.state;
   const texts = useCatalogueTexts();
   // the items with their names in the interface language (the list, and the roulette's cards)
   const items = useMemo(
@@ -106,7 +106,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
         {hasItems && (
           <RouletteStage
             pieces={pieces}
-            reels={reels}
+            reels={opening.reels}
             count={busy ? opening.state.count : count}
             shown={showStage}
             onDone={opening.spinDone}

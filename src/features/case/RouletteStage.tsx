@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { atom, useAtomValue, type Atom } from 'jotai';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   rouletteConfig,
@@ -7,12 +8,10 @@ import {
   type RouletteReel,
   type RouletteScenePlan,
 } from '../../../scenes/roulette';
-import type { SceneEvent } from '../../../scenes/runtime';
-import { hapticSelection } from '../../lib/haptics';
-import { SceneView } from '../../lib/scene/SceneView';
+import { SceneView, type SceneCue } from '../../lib/scene/SceneView';
+import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
-import { playTick } from '../../lib/sound';
 
 /** A started spin's length, ms: once it has run this (plus a margin) the win screen shows anyway. */
 const SPIN_MS = rouletteConfig.startLeadMs + rouletteConfig.durationMs;
@@ -20,8 +19,8 @@ const SPIN_MS = rouletteConfig.startLeadMs + rouletteConfig.durationMs;
 interface RouletteStageProps {
   /** The case's cards: baked while the page is shown, so that the spin starts without waiting for art. */
   pieces: readonly RouletteItem[];
-  /** Reels to play; empty while idle or while the opening request is out. */
-  reels: readonly RouletteReel[];
+  /** Reels to play; empty while idle or while the opening request is out. Set outside React (the answer). */
+  reels: Atom<readonly RouletteReel[]>;
   /** How many reels the stage makes room for. */
   count: number;
   /** The stage is on screen (a normal open is under way); hidden, it stays mounted and ready. */
@@ -41,11 +40,19 @@ export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteS
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const reducedMotion = usePrefersReducedMotion();
   const height = rouletteHeight(count);
-  const spinning = reels.length > 0;
+  const spinning = useAtomValue(reels).length > 0;
   const [failed, setFailed] = useState(false);
 
-  const plan = useMemo<RouletteScenePlan>(
-    () => ({ items: pieces, reels, reducedMotion }),
+  // the plan and its play follow the reels atom directly: the reels start when the answer sets it
+  const cue = useMemo(
+    () =>
+      atom((get): SceneCue<RouletteScenePlan> => {
+        const playing = get(reels);
+        return {
+          plan: { items: pieces, reels: playing, reducedMotion },
+          play: playing.length > 0 ? playing.map((reel) => reel.seed).join('|') : null,
+        };
+      }),
     [pieces, reels, reducedMotion],
   );
 
@@ -57,24 +64,13 @@ export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteS
   // a stalled scene must not hold the prize; counted from when the reels really start, not from the request
   const started = useSpinWatchdog(spinning, SPIN_MS, onDone);
 
-  const onEvents = useCallback(
-    (events: SceneEvent[]) => {
-      for (const event of events) {
-        if (event.type === 'tick') {
-          playTick();
-          hapticSelection();
-        } else if (event.type === 'started') {
-          started();
-        } else if (event.type === 'settled') {
-          onDone();
-        } else if (event.type === 'error') {
-          console.error('Roulette failed', event.message);
-          setFailed(true);
-        }
-      }
-    },
-    [onDone, started],
-  );
+  const onEvents = useSceneEvents({
+    label: 'Roulette',
+    ticks: true,
+    started,
+    settled: onDone,
+    failed: () => setFailed(true),
+  });
 
   return (
     <div
@@ -90,8 +86,7 @@ export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteS
       {width > 0 && (
         <SceneView
           scene="roulette"
-          plan={plan}
-          play={spinning ? reels.map((reel) => reel.seed).join('|') : null}
+          cue={cue}
           width={width}
           height={height}
           dpr={sceneResolution()}

@@ -1,9 +1,10 @@
+import { atom, useStore, type Atom } from 'jotai';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { OpenResult } from '../../../contract/cases.ts';
 import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
 import { apiErrorText } from '../../lib/api-error';
 import { hapticImpact, hapticNotification, lockVerticalSwipes } from '../../lib/haptics';
-import { playSound, preloadSounds } from '../../lib/sound';
+import { playSound, preloadSounds, preloadSoundsIfAllowed } from '../../lib/sound';
 import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
 import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
 import { buildReels } from './model';
@@ -22,8 +23,6 @@ interface OpeningState {
   count: number;
   /** what the server dropped, one per copy opened */
   results: OpenResult[];
-  /** one reel per result (normal open) */
-  reels: RouletteReel[];
   /** the win screen is fading out */
   closing: boolean;
 }
@@ -33,7 +32,6 @@ const IDLE: OpeningState = {
   mode: 'normal',
   count: 1,
   results: [],
-  reels: [],
   closing: false,
 };
 
@@ -52,6 +50,11 @@ function openErrorMessage(error: unknown, fallback: string): string {
 
 export interface CaseOpening {
   state: OpeningState;
+  /**
+   * The reels of the normal open under way (one per result), empty otherwise: set the moment the server
+   * answers, so the roulette starts from the answer without waiting for the screen to render.
+   */
+  reels: Atom<readonly RouletteReel[]>;
   /** Pays for `count` copies and plays the roulette (one request: POST /cases/open-multiple). */
   open(count: number, pieces: readonly RouletteItem[]): void;
   /** Pays for `count` copies one POST /cases/open after the other and shows the win screen. */
@@ -68,6 +71,8 @@ export interface CaseOpening {
  */
 export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const [state, setState] = useState<OpeningState>(IDLE);
+  const store = useStore();
+  const [reels] = useState(() => atom<readonly RouletteReel[]>([]));
   // a second tap while a request is out must not pay twice
   const busy = useRef(false);
   // the current spin has already been told it ended (the roulette and the watchdog may both say so)
@@ -88,6 +93,9 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
     timers.current.add(timer);
   }, []);
 
+  // the roulette's ticks and the win sound load with the page (when it may start audio), not at the tap
+  useEffect(preloadSoundsIfAllowed, []);
+
   useEffect(() => {
     const pending = timers.current;
     return () => {
@@ -99,8 +107,9 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
 
   const reset = useCallback(() => {
     busy.current = false;
+    store.set(reels, []);
     setState(IDLE);
-  }, []);
+  }, [store, reels]);
 
   const fail = useCallback(
     (error: unknown) => {
@@ -133,24 +142,19 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       void (async () => {
         try {
           const answer = await request;
+          // the reels first: the roulette starts from here, the screen's render follows
+          store.set(reels, buildReels(pieces, answer.results));
           hold.current?.answered(answer.results.map((r) => r.openingId));
           void applyBalance(answer.balance);
           // whole, not on top of the 'opening' state: that transition may not have been rendered yet
-          setState({
-            ...IDLE,
-            phase: 'spinning',
-            mode: 'normal',
-            count,
-            results: answer.results,
-            reels: buildReels(pieces, answer.results),
-          });
+          setState({ ...IDLE, phase: 'spinning', mode: 'normal', count, results: answer.results });
         } catch (error) {
           fail(error);
           reset();
         }
       })();
     },
-    [caseId, fail, reset, releaseDrops],
+    [caseId, fail, reset, releaseDrops, store, reels],
   );
 
   const quickOpen = useCallback(
@@ -211,5 +215,5 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const spinning = state.phase === 'spinning';
   useEffect(() => (spinning ? lockVerticalSwipes() : undefined), [spinning]);
 
-  return { state, open, quickOpen, spinDone, keep };
+  return { state, reels, open, quickOpen, spinDone, keep };
 }

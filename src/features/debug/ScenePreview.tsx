@@ -9,7 +9,7 @@ import {
 } from '../../../scenes/roulette';
 import type { SceneEvent } from '../../../scenes/runtime';
 import type { SceneSurface } from '../../lib/scene/runtime';
-import { SceneView } from '../../lib/scene/SceneView';
+import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
 import { sceneResolution } from '../../lib/scene-hooks';
 import { BATTLE_CASES } from '../battle/cases';
 import type { ConfigObject } from './config-io';
@@ -103,24 +103,28 @@ export function ScenePreview(props: ScenePreviewProps) {
     [current],
   );
 
+  const rouletteCue = useSceneCue(roulettePlan, playKey);
+  const chanceCue = useSceneCue(chancePlan, playKey);
+  const bonusCue = useSceneCue(bonusPlan, playKey);
+  const battleCue = useSceneCue(battlePlan, playKey);
+
   let view = null;
   if (width > 0) {
     if (scene === 'roulette')
       view = (
         <SceneView
           scene="roulette"
-          plan={roulettePlan}
-          play={playKey}
+          cue={rouletteCue}
           config={config as unknown as Partial<RouletteConfig>}
           {...common}
         />
       );
     else if (scene === 'chance-wheel')
-      view = <SceneView scene="chance-wheel" plan={chancePlan} play={playKey} config={config} {...common} />;
+      view = <SceneView scene="chance-wheel" cue={chanceCue} config={config} {...common} />;
     else if (scene === 'bonus-wheel')
-      view = <SceneView scene="bonus-wheel" plan={bonusPlan} play={playKey} config={config} {...common} />;
+      view = <SceneView scene="bonus-wheel" cue={bonusCue} config={config} {...common} />;
     else
-      view = <SceneView scene="battle-reel" plan={battlePlan} play={playKey} config={config} {...common} />;
+      view = <SceneView scene="battle-reel" cue={battleCue} config={config} {...common} />;
   }
 
   return (

@@ -6,12 +6,10 @@ import {
   type ChanceWheelOutcome,
   type ChanceWheelScenePlan,
 } from '../../../scenes/chance-wheel';
-import type { SceneEvent } from '../../../scenes/runtime';
-import { hapticSelection } from '../../lib/haptics';
-import { SceneView } from '../../lib/scene/SceneView';
+import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
+import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
-import { playTick } from '../../lib/sound';
 
 /** The widest the wheel grows, CSS px. */
 const MAX_WHEEL_PX = 240;
@@ -61,24 +59,14 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
     () => ({ chance, label, rolled, outcome, reducedMotion }),
     [chance, label, rolled, outcome, reducedMotion],
   );
-  const onEvents = useCallback(
-    (events: SceneEvent[]) => {
-      for (const event of events) {
-        if (event.type === 'tick') {
-          playTick();
-          hapticSelection();
-        } else if (event.type === 'started') {
-          started();
-        } else if (event.type === 'settled') {
-          finish();
-        } else if (event.type === 'error') {
-          console.error('Chance wheel failed', event.message);
-          setFailed(true);
-        }
-      }
-    },
-    [finish, started],
-  );
+  const cue = useSceneCue(plan, rolling ? spinId : null);
+  const onEvents = useSceneEvents({
+    label: 'Chance wheel',
+    ticks: true,
+    started,
+    settled: finish,
+    failed: () => setFailed(true),
+  });
 
   return (
     <div
@@ -94,8 +82,7 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
       {size > 0 && !failed && (
         <SceneView
           scene="chance-wheel"
-          plan={plan}
-          play={rolling ? spinId : null}
+          cue={cue}
           width={size}
           height={size}
           dpr={resolution}

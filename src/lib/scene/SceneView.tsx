@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { atom, useStore, type Atom } from 'jotai';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { BattleReelConfig, BattleReelScenePlan } from '../../../scenes/battle-reel';
 import type { BonusWheelConfig, BonusWheelScenePlan } from '../../../scenes/bonus-wheel';
 import type { ChanceWheelConfig, ChanceWheelScenePlan } from '../../../scenes/chance-wheel';
@@ -20,12 +21,36 @@ interface SceneConfigs {
   'battle-reel': BattleReelConfig;
 }
 
+/** A scene's phase edge: what to show, and which play of it runs (null: none). */
+export interface SceneCue<Plan> {
+  /** What to show; a new object prepares it (bakes, lays out, shows the rest pose). */
+  plan: Plan;
+  /** A new non-null value plays the prepared plan (after it is prepared). */
+  play: number | string | null;
+}
+
+/**
+ * A cue atom that follows a plan and play computed in render (screens whose phase edges are React state).
+ * A screen whose phase edge comes from outside React (a request's answer) sets its own atom instead, so the
+ * scene starts without waiting for a render.
+ */
+export function useSceneCue<Plan>(plan: Plan, play: number | string | null): Atom<SceneCue<Plan>> {
+  const store = useStore();
+  const [cue] = useState(() => atom<SceneCue<Plan>>({ plan, play }));
+  useLayoutEffect(() => {
+    const current = store.get(cue);
+    if (current.plan !== plan || current.play !== play) store.set(cue, { plan, play });
+  }, [store, cue, plan, play]);
+  return cue;
+}
+
 export interface SceneViewProps<S extends SceneId> {
   scene: S;
-  /** What to show; a new object prepares it (bakes, lays out, shows the rest pose). Change it at phase edges only. */
-  plan: ScenePlans[S];
-  /** A new non-null value plays the prepared plan (after it is prepared). */
-  play?: number | string | null;
+  /**
+   * The scene's phase edges, as an atom: each new plan is prepared and each new non-null play played the
+   * moment the atom changes (a subscription, not a render), in that order.
+   */
+  cue: Atom<SceneCue<ScenePlans[S]>>;
   /** Canvas size, CSS px. */
   width: number;
   height: number;
@@ -48,7 +73,8 @@ export interface SceneViewProps<S extends SceneId> {
  * never per frame. Everything that moves is drawn by the runtime; React does not render during a spin.
  */
 export function SceneView<S extends SceneId>(props: SceneViewProps<S>) {
-  const { scene, plan, play, width, height, dpr = 1, renderer, config, className } = props;
+  const { scene, cue, width, height, dpr = 1, renderer, config, className } = props;
+  const store = useStore();
   const box = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const surface = useRef<SceneSurface>(null);
@@ -100,13 +126,20 @@ export function SceneView<S extends SceneId>(props: SceneViewProps<S>) {
     if (config) surface.current?.configure(config as Record<string, unknown>);
   }, [scene, renderer, config]);
 
+  // the cue straight to the runtime: the plan prepared, then a new play played, as soon as the atom changes
   useEffect(() => {
-    surface.current?.prepare(plan);
-  }, [scene, renderer, plan]);
-
-  useEffect(() => {
-    if (play !== null && play !== undefined) surface.current?.play();
-  }, [scene, renderer, play]);
+    let shown: SceneCue<unknown> | null = null;
+    const apply = () => {
+      const next = store.get(cue);
+      const target = surface.current;
+      if (!target) return;
+      if (next.plan !== shown?.plan) target.prepare(next.plan);
+      if (next.play !== null && next.play !== shown?.play) target.play();
+      shown = next;
+    };
+    apply();
+    return store.sub(cue, apply);
+  }, [store, cue, scene, renderer]);
 
   return <div ref={box} className="scene-view" />;
 }

@@ -9,6 +9,8 @@ import type {
 } from '../../../scenes/runtime';
 import { createSceneWorker } from '../../../scenes/runtime';
 import type { RendererChoice } from '../../../scenes/roulette';
+import { scenePlayingAtom } from '../../state/scenes';
+import { store } from '../../state/store';
 
 /**
  * The app's side of the scene runtime: one runtime per page, in a dedicated worker drawing on
@@ -47,6 +49,15 @@ const settledLog: SettledResult[] = [];
 const SETTLED_KEPT = 20;
 /** Spins the runtime has reported started (the reels move from then on, preparation is over). */
 let startedCount = 0;
+/** Surfaces whose play has started and not settled. */
+const playing = new Set<number>();
+
+function setPlaying(surface: number, now: boolean): void {
+  if (now === playing.has(surface)) return;
+  if (now) playing.add(surface);
+  else playing.delete(surface);
+  store.set(scenePlayingAtom, playing.size > 0);
+}
 
 /** Decodes an image on the main thread (the worker cannot decode SVG): an ImageBitmap, or null. */
 async function decodeArt(url: string): Promise<ImageBitmap | null> {
@@ -73,8 +84,13 @@ function receive(message: FromRuntime): void {
   if (message.type === 'events') {
     frames = message.frames;
     for (const event of message.events) {
-      if (event.type === 'started') startedCount += 1;
+      if (event.type === 'started') {
+        startedCount += 1;
+        setPlaying(message.surface, true);
+      }
+      if (event.type === 'error') setPlaying(message.surface, false);
       if (event.type !== 'settled') continue;
+      setPlaying(message.surface, false);
       settledLog.push(event.result);
       if (settledLog.length > SETTLED_KEPT) settledLog.shift();
     }
@@ -183,6 +199,7 @@ export function openSurface(
     watch: (progress) => runtime.send({ type: 'watch', surface, progress }),
     close() {
       listeners.delete(surface);
+      setPlaying(surface, false);
       runtime.send({ type: 'unmount', surface });
     },
   };

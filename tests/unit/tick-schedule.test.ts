@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { crossings, reelMotion } from '../../scenes/roulette/index.ts';
+import { crossingTimes } from '../../scenes/shared/ticks.ts';
+import { atTimes, spacedTimes } from '../../src/lib/schedule.ts';
+
+describe('a play’s tick schedule', () => {
+  const reel = reelMotion({ seed: 'schedule', widthPx: 390 });
+
+  it('has one time per crossing the frames would report, ascending, inside the play', () => {
+    const times = crossingTimes(reel.durationMs, (a, b) => crossings(reel, a, b));
+    expect(times.length).toBe(crossings(reel, 0, reel.durationMs).length);
+    expect(times.length).toBeGreaterThan(20);
+    for (let i = 1; i < times.length; i++) expect(times[i]!).toBeGreaterThanOrEqual(times[i - 1]!);
+    expect(times[0]!).toBeGreaterThan(0);
+    expect(times.at(-1)!).toBeLessThanOrEqual(reel.durationMs);
+  });
+
+  it('places each crossing within a few ms of when the motion passes it', () => {
+    const times = crossingTimes(reel.durationMs, (a, b) => crossings(reel, a, b));
+    times.forEach((t, k) => {
+      // by time t the (k+1)th crossing has happened, and 4 ms before it had not
+      expect(crossings(reel, 0, t).length).toBeGreaterThanOrEqual(k + 1);
+      expect(crossings(reel, 0, t - 4).length).toBeLessThanOrEqual(k + 1);
+    });
+  });
+
+  it('slows down: the gaps between the last crossings are longer than between the first', () => {
+    const times = crossingTimes(reel.durationMs, (a, b) => crossings(reel, a, b));
+    const gap = (i: number) => times[i + 1]! - times[i]!;
+    expect(gap(times.length - 2)).toBeGreaterThan(gap(1) * 5);
+  });
+});
+
+describe('spacedTimes', () => {
+  it('keeps no two times closer than the gap, the first of a close run winning', () => {
+    expect(spacedTimes([0, 10, 50, 60, 120, 121, 300], 55)).toEqual([0, 60, 120, 300]);
+  });
+
+  it('counts the gap from a time before the list', () => {
+    expect(spacedTimes([10, 40, 80], 55, 0)).toEqual([80]);
+  });
+});
+
+describe('atTimes', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('runs once per due time, once for times due together, and nothing after cancel', () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const clock = () => now;
+    const runs: number[] = [];
+    const cancel = atTimes([100, 100.5, 250, 400, 900], () => runs.push(now), clock);
+    const advance = (ms: number) => {
+      now += ms;
+      vi.advanceTimersByTime(ms);
+    };
+    advance(99);
+    expect(runs).toEqual([]);
+    advance(1);
+    expect(runs).toEqual([100]);
+    advance(150);
+    expect(runs).toEqual([100, 250]);
+    cancel();
+    advance(1000);
+    expect(runs).toEqual([100, 250]);
+  });
+});
