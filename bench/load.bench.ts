@@ -258,6 +258,11 @@ async function lighthouseRuns(url: string) {
   };
 }
 
+/**
+ * GET /api/cases from 50 connections: catalogue answers (2xx) per second. Anything else is counted apart
+ * and not as throughput: a 429 is the rate limiter's answer, not the catalogue's (the servers here raise
+ * the limit, since every connection comes from one address).
+ */
 async function catalogueThroughput(url: string) {
   const result = await autocannon({
     url: `${url}/api/cases`,
@@ -266,13 +271,16 @@ async function catalogueThroughput(url: string) {
     headers: { 'accept-encoding': 'gzip, deflate, br' },
   });
   return {
-    requestsPerSecond: Math.round(result.requests.average),
+    requestsPerSecond: Math.round(result['2xx'] / result.duration),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
   };
 }
+
+/** One client address floods the catalogue here: the per-address API limit would answer most of it 429. */
+const FLOOD_LIMITS = { RATE_LIMIT_API_PER_ADDRESS: '100000000' };
 
 async function postgresReachable(): Promise<boolean> {
   if (!postgresUrl) return false;
@@ -285,7 +293,7 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-const server = await startProductionServer(PORT);
+const server = await startProductionServer(PORT, FLOOD_LIMITS);
 let load, lh, pglite;
 try {
   load = await firstScreen(server.url);
@@ -299,7 +307,7 @@ let postgres: Awaited<ReturnType<typeof catalogueThroughput>> | string =
   'skipped: set TEST_DATABASE_URL to a reachable Postgres';
 if (await postgresReachable()) {
   const db = await createTestDatabase(postgresUrl);
-  const pgServer = await startProductionServer(PORT + 1, { DATABASE_URL: db.url! });
+  const pgServer = await startProductionServer(PORT + 1, { ...FLOOD_LIMITS, DATABASE_URL: db.url! });
   try {
     postgres = await catalogueThroughput(pgServer.url);
   } finally {
@@ -334,7 +342,7 @@ const targets = {
   catalogueSpeedup:
     speedup === null
       ? 'UNKNOWN: no bench/load-baseline.json to compare with'
-      : `${verdict(speedup >= TARGETS.catalogueSpeedup)} ${speedup}x the baseline's req/s on PGlite (≥ ${TARGETS.catalogueSpeedup}x)`,
+      : `${verdict(speedup >= TARGETS.catalogueSpeedup && pglite.non2xx === 0 && pglite.errors === 0)} ${speedup}x the baseline's req/s on PGlite (≥ ${TARGETS.catalogueSpeedup}x), ${pglite.non2xx} non-2xx, ${pglite.errors} errors`,
 };
 
 report('load', {

@@ -18,7 +18,11 @@ export function spacedTimes(times: readonly number[], minGapMs: number, after = 
  * Runs `run` at each of `times` (once for several that are due together), with one timer armed at a time.
  * Returns a function that cancels what has not run yet.
  */
-export function atTimes(times: readonly number[], run: () => void, now = () => performance.now()): () => void {
+export function atTimes(
+  times: readonly number[],
+  run: () => void,
+  now = () => performance.now(),
+): () => void {
   let next = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {

@@ -1,3 +1,4 @@
+import { atom } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import type { MeResponse, PublicConfig, User } from '../../contract/auth.ts';
 import type { Case, CasesResponse } from '../../contract/cases.ts';
@@ -66,6 +67,13 @@ export const balanceAtom = atomWithQuery((get) => ({
   ...balanceQuery,
   refetchInterval: get(scenePlayingAtom) ? false : BALANCE_REFRESH_MS,
 }));
+
+/**
+ * The balance alone (undefined until known), for the screens that show it: it changes only when the
+ * balance does, so a poll that brings the same balance renders nothing (the query's own result changes
+ * twice a poll, fetching and done).
+ */
+export const balanceValueAtom = atom((get) => get(balanceAtom).data);
 
 /** The balance query without its polling (the start fetches it once, before the first render). */
 export const balanceQuery = {

@@ -5,7 +5,7 @@ import { WalletSlot } from '../../features/wallet/WalletSlot';
 import { formatBalance } from '../../lib/format';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import { balanceAtom, meAtom } from '../../state/queries';
+import { balanceValueAtom, meAtom } from '../../state/queries';
 import { BackIcon } from './icons';
 
 interface HeaderProps {
@@ -17,9 +17,8 @@ interface HeaderProps {
 export function Header({ showBack, onBack }: HeaderProps) {
   const { t } = useTranslation();
   const me = useAtomValue(meAtom);
-  const balanceQuery = useAtomValue(balanceAtom);
   const user = me.data;
-  const balance = balanceQuery.data ?? user?.balance;
+  const balance = useAtomValue(balanceValueAtom) ?? user?.balance;
 
   return (
     <header className="header">
@@ -35,7 +34,12 @@ export function Header({ showBack, onBack }: HeaderProps) {
             <BackIcon size={22} />
           </button>
         )}
-        <Link to="/profile" className="header__user" aria-label={t('header.openProfile')}>
+        <Link
+          to="/profile"
+          className="header__user"
+          // the accessible name starts with what the link shows (the name), then says where it goes
+          aria-label={user ? t('header.openProfileOf', { name: user.firstName }) : t('header.openProfile')}
+        >
           {user ? (
             <>
               <Avatar src={user.photoUrl} name={user.firstName} size={34} />
@@ -50,7 +54,15 @@ export function Header({ showBack, onBack }: HeaderProps) {
             </>
           )}
         </Link>
-        <Link to="/profile" className="header__balance" aria-label={t('header.balance')}>
+        <Link
+          to="/profile"
+          className="header__balance"
+          aria-label={
+            balance === undefined
+              ? t('header.balance')
+              : t('header.balanceOf', { amount: formatBalance(balance) })
+          }
+        >
           <TonIcon size={18} />
           {balance === undefined ? (
             <span className="skeleton header__balance-skeleton" />

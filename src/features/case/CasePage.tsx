@@ -12,7 +12,7 @@ import { ArtImage } from '../../lib/ui/ArtImage';
 import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { caseAtom } from '../../state/cases';
-import { balanceAtom, meAtom } from '../../state/queries';
+import { balanceValueAtom, meAtom } from '../../state/queries';
 import { DropFeed } from '../feed/DropFeed';
 import { CaseItems } from './CaseItems';
 import { COUNTS, canAfford, rouletteItems, totalPrice, type OpenCount } from './model';
@@ -69,7 +69,7 @@ function BoltIcon() {
 function CaseOpenScreen({ box }: { box: Case }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { data: balance } = useAtomValue(balanceAtom);
+  const balance = useAtomValue(balanceValueAtom);
   const { data: me } = useAtomValue(meAtom);
   const shownBalance = balance ?? me?.balance;
   const [count, setCount] = useState<OpenCount>(1);

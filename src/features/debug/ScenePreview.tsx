@@ -123,8 +123,7 @@ export function ScenePreview(props: ScenePreviewProps) {
       view = <SceneView scene="chance-wheel" cue={chanceCue} config={config} {...common} />;
     else if (scene === 'bonus-wheel')
       view = <SceneView scene="bonus-wheel" cue={bonusCue} config={config} {...common} />;
-    else
-      view = <SceneView scene="battle-reel" cue={battleCue} config={config} {...common} />;
+    else view = <SceneView scene="battle-reel" cue={battleCue} config={config} {...common} />;
   }
 
   return (

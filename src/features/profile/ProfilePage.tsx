@@ -6,7 +6,7 @@ import { LANGUAGES, setLanguage } from '../../i18n';
 import { formatBalance } from '../../lib/format';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import { balanceAtom, meAtom, profileAtom } from '../../state/queries';
+import { balanceValueAtom, meAtom, profileAtom } from '../../state/queries';
 import { BattleHistory } from '../battle/BattleHistory';
 import { DepositSheet } from '../deposit/DepositSheet';
 import { ProfileWallet } from '../wallet/ProfileWallet';
@@ -35,7 +35,7 @@ export function ProfilePage() {
   const closeDeposit = useCallback(() => setDepositOpen(false), []);
 
   const { data: user } = useAtomValue(meAtom);
-  const { data: balance } = useAtomValue(balanceAtom);
+  const balance = useAtomValue(balanceValueAtom);
   const { data: profile } = useAtomValue(profileAtom);
   const shownBalance = balance ?? user?.balance;
   const fullName = user ? [user.firstName, user.lastName].filter(Boolean).join(' ') : '';

@@ -40,6 +40,8 @@ const mode: SceneMode = (() => {
 
 let connection: Connection | null = null;
 let frames = 0;
+/** Event messages the runtime has sent (batches of scene events: a spin sends a few, none per crossing). */
+let eventMessages = 0;
 let nextSurface = 1;
 let nextRequest = 1;
 const listeners = new Map<number, (events: SceneEvent[]) => void>();
@@ -83,6 +85,7 @@ async function decodeArt(url: string): Promise<ImageBitmap | null> {
 function receive(message: FromRuntime): void {
   if (message.type === 'events') {
     frames = message.frames;
+    eventMessages += 1;
     for (const event of message.events) {
       if (event.type === 'started') {
         startedCount += 1;
@@ -214,6 +217,8 @@ interface ScenesDebugGlobal {
   stats(): Promise<RuntimeStats>;
   /** Spins started so far, as the runtime reported them (a spin's motion runs from its `started`). */
   readonly started: number;
+  /** Event messages received from the runtime so far. */
+  readonly eventMessages: number;
   /** Where the last spins landed, as the runtime reported them (newest last). */
   readonly settled: readonly SettledResult[];
 }
@@ -232,6 +237,9 @@ window.__scenes = {
   stats: runtimeStats,
   get started() {
     return startedCount;
+  },
+  get eventMessages() {
+    return eventMessages;
   },
   settled: settledLog,
 };
