@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { artImages } from './scripts/art-images.ts';
 import { buildCatalogue, DEFAULT_RTP } from './server/games/catalogue.ts';
+import { giftMarkSvg } from './src/features/launch/gift-mark.ts';
 
 // The API server (npm run server) listens on API_PORT; `npm run dev` proxies the API and sockets to it.
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
@@ -37,10 +38,45 @@ function inlineEntryCss(): Plugin {
   };
 }
 
+/**
+ * The interface languages' chunks preloaded from index.html: the app renders once its language is in (and
+ * fetches the fallback language at once too), so waiting for the entry script to ask for them would put
+ * a round trip between the script and the first screen on a slow connection.
+ */
+function preloadLanguages(): Plugin {
+  return {
+    name: 'giftcases-preload-languages',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        const links = Object.values(bundle)
+          .filter(
+            (chunk) =>
+              chunk.type === 'chunk' && /\/src\/i18n\/[a-z]+\.json$/.test(chunk.facadeModuleId ?? ''),
+          )
+          .map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk.fileName}">`);
+        return html.replace('</head>', `${links.join('')}</head>`);
+      },
+    },
+  };
+}
+
+/** index.html's loading screen gets the app's gift mark, from the one definition the app draws it with. */
+function launchMark(): Plugin {
+  return {
+    name: 'giftcases-launch-mark',
+    transformIndexHtml: (html) => html.replace('<!-- gift-mark -->', giftMarkSvg()),
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     inlineEntryCss(),
+    launchMark(),
+    preloadLanguages(),
     artImages({
       assetsDir: join(import.meta.dirname, 'assets'),
       // the list's first cases, in catalogue order: the seed decides it

@@ -167,6 +167,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function request<T>(path: string, requestOptions: RequestOptions = {}): Promise<T> {
+    // a call made while the first sign-in is under way waits for it, instead of answering 401
+    if (started) await started;
     const tokenUsed = session.getToken();
     try {
       return await call<T>(path, requestOptions);

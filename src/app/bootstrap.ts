@@ -3,8 +3,9 @@ import { initPlatform, type PlatformState } from '../lib/telegram';
 import { isPublicPath } from './routes';
 
 /**
- * Start: make the Telegram platform ready (or mock it with demo launch data), then sign in once if no
- * token is saved, so no screen asks the API before the session exists.
+ * Start: make the Telegram platform ready (or mock it with demo launch data) and start signing in once if
+ * no token is saved. The first screen renders meanwhile (the case list needs no session); the API client
+ * holds every call until the sign-in is over, so none is asked before the session exists.
  */
 export async function bootstrap(): Promise<PlatformState> {
   const platform = await initPlatform().catch((error: unknown) => {
@@ -12,6 +13,6 @@ export async function bootstrap(): Promise<PlatformState> {
     return { status: 'outside-telegram' } as const;
   });
   // the public verifier (/verify) is for anyone: no sign-in before it renders
-  if (platform.status === 'ready' && !isPublicPath(window.location.pathname)) await api.startSession();
+  if (platform.status === 'ready' && !isPublicPath(window.location.pathname)) void api.startSession();
   return platform;
 }

@@ -177,8 +177,14 @@ export async function initPlatform(): Promise<PlatformState> {
     if (!initData) return { status: 'outside-telegram' };
     demo = true;
     mockEnvironment(initData);
-    // Demo launch data ages like real data; a later re-login asks the server for a fresh copy.
-    setInitDataSource(async () => (await fetchDemoLaunchData()) ?? initData);
+    // The copy just fetched signs the first sign-in in (no second round trip before the first screen);
+    // demo launch data ages like real data, so a later re-login asks the server for a fresh copy.
+    let unused: string | undefined = initData;
+    setInitDataSource(async () => {
+      const first = unused;
+      unused = undefined;
+      return first ?? (await fetchDemoLaunchData()) ?? initData;
+    });
   }
   await mountComponents();
   return { status: 'ready', initData, demo };

@@ -115,6 +115,19 @@ describe('session start', () => {
     expect(meCalls()[0]?.authorization).toBe('Bearer token-1');
   });
 
+  it('holds a call made while the first sign-in is under way until it is over, then sends the new token', async () => {
+    loginDelayMs = 150;
+    const storage = createMemoryStorage();
+    const api = client(storage);
+    void api.startSession();
+    await expect(api.request('/auth/me')).resolves.toEqual({ user });
+    // no 401 and no second sign-in: the call left after the login answered, with its token
+    expect(logins()).toHaveLength(1);
+    expect(meCalls()).toHaveLength(1);
+    expect(meCalls()[0]?.authorization).toBe('Bearer token-1');
+    expect(seen.map((s) => s.path)).toEqual(['/api/auth/login', '/api/auth/me']);
+  });
+
   it('does not log in when a token is already saved', async () => {
     const storage = createMemoryStorage({ [TOKEN_KEY]: 'saved' });
     await client(storage).startSession();
