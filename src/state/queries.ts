@@ -30,6 +30,8 @@ export const queryKeys = {
   publicBet: (betId: string) => ['public-bet', betId] as const,
   publicBetCheck: (betId: string, serverSeed: string | null | undefined) =>
     ['public-bet-check', betId, serverSeed] as const,
+  /** GET /fairness/tables/{hash}: a weight table, named by the hash of its content */
+  weightTable: (hash: string) => ['weight-table', hash] as const,
   /** GET /race: the current race */
   race: ['race'],
   upgradeConfig: ['upgrade', 'config'],

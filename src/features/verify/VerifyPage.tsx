@@ -2,9 +2,8 @@ import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { WeightTable } from '../../../contract/fairness.ts';
 import { TWO_POW_52 } from '../../lib/fair';
-import { publicBetAtom, publicBetCheckAtom, publicGet } from './queries';
+import { fetchWeightTable, publicBetAtom, publicBetCheckAtom } from './queries';
 import { compute, type Computation, type Game } from './recompute';
 import './verify.css';
 
@@ -160,9 +159,7 @@ function PasteForm() {
       const n = Number(nonce);
       let game: Game;
       if (kind === 'case') {
-        const table = await publicGet<WeightTable>(
-          `/fairness/tables/${encodeURIComponent(tableHash.trim())}`,
-        );
+        const table = await fetchWeightTable(tableHash.trim());
         game = { kind: 'case', table, totalWeight: 0 };
       } else {
         if (!/^\d+$/.test(numerator.trim()) || !/^[1-9]\d*$/.test(denominator.trim()))

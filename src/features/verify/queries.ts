@@ -1,13 +1,14 @@
 import type { Atom } from 'jotai';
 import { atomWithQuery, type AtomWithQueryResult } from 'jotai-tanstack-query';
-import type { BetProof } from '../../../contract/fairness.ts';
+import type { BetProof, WeightTable } from '../../../contract/fairness.ts';
 import { API_BASE } from '../../api';
 import { TWO_POW_52 } from '../../lib/fair';
 import { queryKeys } from '../../state/queries';
+import { queryClient } from '../../state/store';
 import { compute, type Computation, type Game } from './recompute';
 
 /** Public reads without a session: plain fetch, no sign-in, no token. */
-export async function publicGet<T>(path: string): Promise<T> {
+async function publicGet<T>(path: string): Promise<T> {
   const response = await fetch(`${API_BASE}${path}`);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return (await response.json()) as T;
@@ -79,4 +80,17 @@ export function publicBetCheckAtom(betId: string): BetCheckAtom {
     checkAtoms.set(betId, found);
   }
   return found;
+}
+
+/**
+ * GET /fairness/tables/{hash} → a weight table, through the one client. A table is named by the hash of
+ * its content, so a table fetched never goes stale; a failure is shown at once, not retried.
+ */
+export function fetchWeightTable(hash: string): Promise<WeightTable> {
+  return queryClient.fetchQuery({
+    queryKey: queryKeys.weightTable(hash),
+    queryFn: () => publicGet<WeightTable>(`/fairness/tables/${encodeURIComponent(hash)}`),
+    staleTime: Infinity,
+    retry: false,
+  });
 }
