@@ -43,6 +43,15 @@ export const queryKeys = {
   battle: (id: string) => ['battles', 'one', id] as const,
 } as const;
 
+/**
+ * Mutation keys: a mutation other components wait on is named here, and its pending state is read from the
+ * client's mutation cache by this key.
+ */
+export const mutationKeys = {
+  /** sell one, sell all, withdraw one: while any of them runs, every inventory button waits */
+  inventoryAction: ['inventory-action'],
+} as const;
+
 /** Balance on the header and case page refreshes every 5 s (spec §7, §9). */
 const BALANCE_REFRESH_MS = 5_000;
 
