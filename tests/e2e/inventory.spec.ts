@@ -272,6 +272,9 @@ test('while one inventory action runs every inventory button waits, on the profi
   const again = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/inventory/sell');
   sells.release();
   await again;
+  // the sale ends once the balance it changed is fetched again (the case list watches nothing else it
+  // refreshes): only then back to the inventory
+  await page.waitForResponse((r) => new URL(r.url()).pathname === '/api/deposit/balance');
   await page.goBack();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inventory');
   await expectInventoryButtons(page, api, 'enabled');
