@@ -57,6 +57,27 @@ export default tseslint.config(
               name: '@pixi/react',
               message: 'src/ reaches Pixi only through a scene public component (scenes/<name>).',
             },
+            {
+              // DESIGN.md rule 8: no second way to hold server state beside the query atoms
+              name: '@tanstack/react-query',
+              importNames: [
+                'useQuery',
+                'useQueries',
+                'useSuspenseQuery',
+                'useSuspenseQueries',
+                'useInfiniteQuery',
+                'useSuspenseInfiniteQuery',
+                'usePrefetchQuery',
+                'usePrefetchInfiniteQuery',
+                'useMutation',
+                'useMutationState',
+                'useIsMutating',
+                'useIsFetching',
+                'useQueryClient',
+              ],
+              message:
+                'Server state lives in query atoms (DESIGN.md rule 8): atomWithQuery / atomWithMutation from jotai-tanstack-query, keys from src/state/queries.ts.',
+            },
           ],
           patterns: [
             {

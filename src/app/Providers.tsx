@@ -5,7 +5,10 @@ import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n';
 import { queryClient, store } from '../state/store';
 
-/** One jotai store, one QueryClient (the same one query atoms use), translations. */
+/**
+ * One jotai store, one QueryClient (the same one query atoms use), translations. The client's provider
+ * mounts it (refetch on focus and on reconnect); screens reach it through atoms, never its hooks.
+ */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <JotaiProvider store={store}>

@@ -1,4 +1,4 @@
-import { atomWithQuery } from 'jotai-tanstack-query';
+import { atomWithMutation, atomWithQuery } from 'jotai-tanstack-query';
 import type {
   InventoryEntry,
   InventoryResponse,
@@ -8,7 +8,8 @@ import type {
   WithdrawalsResponse,
 } from '../../contract/inventory.ts';
 import { api } from '../api';
-import { queryKeys } from './queries';
+import { atomWithIsMutating } from './mutations';
+import { mutationKeys, queryKeys } from './queries';
 import { queryClient } from './store';
 
 /** GET /inventory → what the player holds (data: InventoryEntry[]), dearest first. */
@@ -54,15 +55,40 @@ export async function sellInventoryItem(itemId: string, quantity = 1): Promise<S
 }
 
 /** POST /inventory/sell {sellAll: true} */
-export async function sellWholeInventory(): Promise<SellResponse> {
+async function sellWholeInventory(): Promise<SellResponse> {
   const answer = await post<SellResponse>('/inventory/sell', { sellAll: true });
   await refreshAfterInventoryChange(answer.balance);
   return answer;
 }
 
 /** POST /inventory/withdraw {itemId, quantity} */
-export async function withdrawInventoryItem(itemId: string, quantity = 1): Promise<Withdrawal> {
+async function withdrawInventoryItem(itemId: string, quantity = 1): Promise<Withdrawal> {
   const answer = await post<WithdrawResponse>('/inventory/withdraw', { itemId, quantity });
   await refreshAfterInventoryChange();
   return answer.withdrawal;
 }
+
+/** What an inventory button asks for: sell one, withdraw one (quantity 1 each, spec §2), or sell all. */
+export type InventoryAction =
+  { kind: 'sell'; itemId: string } | { kind: 'withdraw'; itemId: string } | { kind: 'sellAll' };
+
+/**
+ * The inventory's actions (on the inventory screen and the profile): one mutation atom, its failure shown
+ * under the buttons. Every request is a money request with its own Idempotency-Key.
+ */
+export const inventoryActionAtom = atomWithMutation<void, InventoryAction, Error>(() => ({
+  mutationKey: mutationKeys.inventoryAction,
+  mutationFn: async (action) => {
+    if (action.kind === 'sell') await sellInventoryItem(action.itemId, 1);
+    else if (action.kind === 'withdraw') await withdrawInventoryItem(action.itemId, 1);
+    else await sellWholeInventory();
+  },
+}));
+
+/**
+ * Whether an inventory action is running, wherever it was started (a sale begun on the profile still holds
+ * the inventory screen's buttons): while it is, every inventory button is disabled (spec §5).
+ */
+export const inventoryActionPendingAtom = atomWithIsMutating(queryClient, {
+  mutationKey: mutationKeys.inventoryAction,
+});

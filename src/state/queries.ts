@@ -32,6 +32,8 @@ export const queryKeys = {
   publicBet: (betId: string) => ['public-bet', betId] as const,
   publicBetCheck: (betId: string, serverSeed: string | null | undefined) =>
     ['public-bet-check', betId, serverSeed] as const,
+  /** GET /fairness/tables/{hash}: a weight table, named by the hash of its content */
+  weightTable: (hash: string) => ['weight-table', hash] as const,
   /** GET /race: the current race */
   race: ['race'],
   upgradeConfig: ['upgrade', 'config'],
@@ -41,6 +43,15 @@ export const queryKeys = {
   battleLobby: ['battles', 'lobby'],
   battleHistory: ['battles', 'history'],
   battle: (id: string) => ['battles', 'one', id] as const,
+} as const;
+
+/**
+ * Mutation keys: a mutation other components wait on is named here, and its pending state is read from the
+ * client's mutation cache by this key.
+ */
+export const mutationKeys = {
+  /** sell one, sell all, withdraw one: while any of them runs, every inventory button waits */
+  inventoryAction: ['inventory-action'],
 } as const;
 
 /** Balance on the header and case page refreshes every 5 s (spec §7, §9). */

@@ -1,9 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
 import { parseTon } from '../../contract/money.ts';
 import { shownBalance, shownPrice } from './money.ts';
 
-// The inventory, the profile's level, achievements and language switch, and the fairness verifier, against
-// the real server in demo mode. Every e2e file shares one server and database (and the demo player), so
+// The inventory (its actions' shared pending state and refusals too), the profile's level, achievements and
+// language switch, and the fairness page's seed form and verifier, against the real server in demo mode. Every e2e file shares one server and database (and the demo player), so
 // nothing here assumes a fresh balance or an empty inventory: it reads them from the API first. Items are
 // won by opening cases through the API with the page's own session token.
 
@@ -189,6 +189,121 @@ test('withdraw removes the item and shows a pending request', async ({ page }) =
   await expectHeaderBalance(page, api, balance);
 });
 
+/**
+ * Holds the page's requests to `pathname` while held (the real server answers each once released), so a
+ * test can look at the screen while an action is pending.
+ */
+async function holdRequests(page: Page, pathname: string) {
+  let gate: Promise<void> = Promise.resolve();
+  let open = () => {};
+  await page.route(
+    (url) => url.pathname === pathname,
+    async (route) => {
+      await gate;
+      await route.continue();
+    },
+  );
+  return {
+    hold() {
+      gate = new Promise<void>((resolve) => (open = resolve));
+    },
+    release() {
+      open();
+    },
+  };
+}
+
+const INVENTORY_BUTTONS =
+  '[data-testid="inventory-sell"], [data-testid="inventory-withdraw"], [data-testid="inventory-sell-all"]';
+
+/**
+ * Every inventory button on the screen (Sell and Withdraw on each card, and Sell all) is `state`, once the
+ * grid lists what the server holds.
+ */
+async function expectInventoryButtons(
+  page: Page,
+  api: Awaited<ReturnType<typeof apiOf>>,
+  state: 'enabled' | 'disabled',
+) {
+  await expect(page.getByTestId('inventory-item')).toHaveCount((await api.inventory()).length);
+  const buttons = page.locator('main').locator(INVENTORY_BUTTONS);
+  const count = await buttons.count();
+  expect(count).toBeGreaterThan(1);
+  for (let i = 0; i < count; i++) {
+    if (state === 'enabled') await expect(buttons.nth(i)).toBeEnabled();
+    else await expect(buttons.nth(i)).toBeDisabled();
+  }
+}
+
+test('while one inventory action runs every inventory button waits, on the profile and the inventory alike', async ({
+  page,
+}) => {
+  await english(page);
+  await page.goto('/profile');
+  const api = await apiOf(page);
+  await api.openStarter(3);
+  const sells = await holdRequests(page, '/api/inventory/sell');
+  await page.reload();
+  const [first, second] = await api.inventory();
+
+  // a sale on the profile holds every button there
+  await expect(page.getByRole('heading', { name: 'Inventory' })).toBeVisible();
+  await expectInventoryButtons(page, api, 'enabled');
+  sells.hold();
+  await card(page, first!.id).getByTestId('inventory-sell').click();
+  await expectInventoryButtons(page, api, 'disabled');
+  // and still holds the inventory screen's, Sell all included, once the player moves there
+  await page.getByTestId('profile-inventory-link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inventory');
+  await expect(page.getByTestId('inventory-sell-all')).toBeDisabled();
+  await expectInventoryButtons(page, api, 'disabled');
+  const sold = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/inventory/sell');
+  sells.release();
+  expect((await sold).ok()).toBe(true);
+  await expectInventoryButtons(page, api, 'enabled');
+
+  // a sale that ends while no inventory is on screen leaves no button waiting
+  const other = card(page, (second ?? first)!.id);
+  sells.hold();
+  await other.getByTestId('inventory-sell').click();
+  await expectInventoryButtons(page, api, 'disabled');
+  await page.getByTestId('tab-cases').click();
+  await expect(page.getByTestId('case-card').first()).toBeVisible();
+  const again = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/inventory/sell');
+  sells.release();
+  await again;
+  // the sale ends once the balance it changed is fetched again (the case list watches nothing else it
+  // refreshes): only then back to the inventory
+  await page.waitForResponse((r) => new URL(r.url()).pathname === '/api/deposit/balance');
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inventory');
+  await expectInventoryButtons(page, api, 'enabled');
+});
+
+test("a refused inventory action shows the server's reason, translated, and frees the buttons", async ({
+  page,
+}) => {
+  await english(page);
+  await page.goto('/inventory');
+  const api = await apiOf(page);
+  const [won] = await api.openStarter(1);
+  const itemId = won!.item.id;
+  await page.reload();
+  const item = card(page, itemId);
+  await expect(item.getByTestId('inventory-sell')).toBeEnabled();
+
+  // the item is sold elsewhere (another device) while this screen still shows it
+  const held = (await api.inventory()).find((e) => e.id === itemId)!.quantity;
+  await api.post('/inventory/sell', { itemId, quantity: held });
+  const balance = await api.balance();
+
+  await item.getByTestId('inventory-sell').click();
+  await expect(page.getByTestId('inventory-action-error')).toHaveText('This item is not in your inventory.');
+  await expect(item.getByTestId('inventory-sell')).toBeEnabled();
+  await expect(page.getByTestId('inventory-sell-all')).toBeEnabled();
+  expect(await api.balance()).toBe(balance);
+});
+
 test('the language switch on the profile changes every visible label', async ({ page }) => {
   await page.goto('/profile');
   const api = await apiOf(page);
@@ -289,4 +404,72 @@ test('the verifier confirms a real opening after a rotate', async ({ page }) => 
   await expect(result).toContainText('✓ Verified');
   await expect(result).toContainText(`Roll ${opened!.proof.roll} of`);
   await expect(result).toContainText(`The roll picks ${opened!.item.name}`);
+});
+
+test('the seed form waits while saving or rotating, and shows why the server refused', async ({ page }) => {
+  await english(page);
+  await page.goto('/fairness');
+  const api = await apiOf(page);
+  const before = await api.get<{ clientSeed: string; serverSeedHash: string }>('/fairness');
+  await expect(page.getByTestId('fairness-hash')).toHaveText(before.serverSeedHash);
+  const save = page.getByTestId('fairness-save');
+  const rotate = page.getByTestId('fairness-rotate');
+  const alert = page.getByTestId('fairness-page').getByRole('alert');
+
+  // The refusals are made by the test's routing (a rate limit, a busy server): the real server would
+  // accept both. Each is held until `answer` is called, so the screen's pending state can be looked at.
+  const refusal = (status: number, code: string, headers: Record<string, string> = {}) => {
+    let answer = () => {};
+    const gate = new Promise<void>((resolve) => (answer = resolve));
+    return {
+      answer: () => answer(),
+      handler: async (route: Route) => {
+        await gate;
+        await route.fulfill({
+          status,
+          headers,
+          contentType: 'application/json',
+          body: JSON.stringify({ statusCode: status, error: 'Refused', code, message: 'Refused' }),
+        });
+      },
+    };
+  };
+
+  // saving: 'Saving...', neither button can be pressed; refused with a rate limit
+  const limited = refusal(429, 'RATE_LIMITED', { 'retry-after': '7' });
+  await page.route('**/api/fairness/client-seed', limited.handler);
+  const seed = `e2e-refused-${Date.now()}`;
+  await page.getByTestId('fairness-client-seed').fill(seed);
+  await save.click();
+  await expect(save).toHaveText('Saving...');
+  await expect(save).toBeDisabled();
+  await expect(rotate).toBeDisabled();
+  limited.answer();
+  await expect(alert).toHaveText('Too many requests. Try again in 7 s.');
+  // nothing changed: the seed typed is kept to try again, and both buttons are back
+  await expect(page.getByTestId('fairness-client-seed')).toHaveValue(seed);
+  await expect(save).toHaveText('Save');
+  await expect(save).toBeEnabled();
+  await expect(rotate).toBeEnabled();
+  await expect(page.getByText('Client seed saved')).toHaveCount(0);
+  expect((await api.get<{ clientSeed: string }>('/fairness')).clientSeed).toBe(before.clientSeed);
+
+  // rotating, on a fresh page: 'Rotating...', neither button can be pressed; refused, the server busy
+  await page.unroute('**/api/fairness/client-seed');
+  const busy = refusal(503, 'SERVICE_BUSY');
+  await page.route('**/api/fairness/rotate', busy.handler);
+  await page.reload();
+  await expect(page.getByTestId('fairness-hash')).toHaveText(before.serverSeedHash);
+  await expect(alert).toHaveCount(0);
+  await rotate.click();
+  await expect(rotate).toHaveText('Rotating...');
+  await expect(rotate).toBeDisabled();
+  await expect(save).toBeDisabled();
+  busy.answer();
+  await expect(alert).toHaveText('The server is busy. Try again in a minute.');
+  await expect(rotate).toHaveText('Rotate seed');
+  await expect(rotate).toBeEnabled();
+  await expect(page.getByTestId('fairness-revealed')).toHaveCount(0);
+  await expect(page.getByTestId('fairness-hash')).toHaveText(before.serverSeedHash);
+  expect((await api.get<{ serverSeedHash: string }>('/fairness')).serverSeedHash).toBe(before.serverSeedHash);
 });

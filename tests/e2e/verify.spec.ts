@@ -116,3 +116,20 @@ test('a signed-out browser verifies an opening and an upgrade by id and from pas
   );
   await visitor.close();
 });
+
+test('an unknown bet id and an unknown weight table say so', async ({ page }) => {
+  await english(page);
+  await page.goto('/verify/noSuchBet0000');
+  await expect(page.getByText('There is no bet with this id')).toBeVisible();
+  await expect(page.getByTestId('verify-bet')).toHaveCount(0);
+
+  // pasted values naming a table the server does not have
+  await page.locator('input[name="serverSeed"]').fill('a'.repeat(64));
+  await page.locator('input[name="clientSeed"]').fill('client');
+  await page.locator('input[name="nonce"]').fill('0');
+  await page.locator('input[name="tableHash"]').fill('0'.repeat(64));
+  await page.getByRole('button', { name: 'Compute' }).click();
+  await expect(page.getByText('Could not compute: check the values')).toBeVisible();
+  await expect(page.getByTestId('verify-paste-result')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Compute' })).toBeEnabled();
+});

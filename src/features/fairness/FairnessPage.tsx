@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +8,7 @@ import { verifyOpening, type Verification } from '../../lib/fair';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { QueryState } from '../../lib/ui/QueryState';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
-import { fairnessAtom, fetchCase, recentOpeningsAtom, rotateSeed, saveClientSeed } from './queries';
+import { fairnessAtom, fetchCase, recentOpeningsAtom, rotateSeedAtom, saveClientSeedAtom } from './queries';
 import './fairness.css';
 
 /** What PUT /fairness/client-seed accepts: 1 to 64 visible ASCII characters. */
@@ -39,17 +38,8 @@ function SeedForm({ data }: { data: FairnessState }) {
   const [revealed, setRevealed] = useState<RotateResponse['revealed'] | null>(null);
   const [saved, setSaved] = useState(false);
 
-  const save = useMutation({
-    mutationFn: saveClientSeed,
-    onSuccess: () => {
-      setDraft(null);
-      setSaved(true);
-    },
-  });
-  const rotate = useMutation({
-    mutationFn: rotateSeed,
-    onSuccess: (answer) => setRevealed(answer.revealed),
-  });
+  const save = useAtomValue(saveClientSeedAtom);
+  const rotate = useAtomValue(rotateSeedAtom);
   const busy = save.isPending || rotate.isPending;
   const failure = save.error ?? rotate.error;
 
@@ -57,7 +47,14 @@ function SeedForm({ data }: { data: FairnessState }) {
   const valid = CLIENT_SEED_PATTERN.test(value);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (valid && value !== data.clientSeed && !busy) save.mutate(value);
+    if (valid && value !== data.clientSeed && !busy) {
+      save.mutate(value, {
+        onSuccess: () => {
+          setDraft(null);
+          setSaved(true);
+        },
+      });
+    }
   };
 
   return (
@@ -110,7 +107,7 @@ function SeedForm({ data }: { data: FairnessState }) {
         type="button"
         className="button button--ghost fairness-rotate"
         disabled={busy}
-        onClick={() => rotate.mutate()}
+        onClick={() => rotate.mutate(undefined, { onSuccess: (answer) => setRevealed(answer.revealed) })}
         data-testid="fairness-rotate"
       >
         {rotate.isPending ? t('fairness.rotating') : t('fairness.rotate')}

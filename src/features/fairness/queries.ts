@@ -1,4 +1,4 @@
-import { atomWithQuery } from 'jotai-tanstack-query';
+import { atomWithMutation, atomWithQuery } from 'jotai-tanstack-query';
 import type {
   Case,
   CaseResponse,
@@ -26,7 +26,7 @@ export const recentOpeningsAtom = atomWithQuery(() => ({
 }));
 
 /** PUT /fairness/client-seed: applies from the next roll (a used pair is revealed and replaced). */
-export async function saveClientSeed(clientSeed: string): Promise<FairnessState> {
+async function saveClientSeed(clientSeed: string): Promise<FairnessState> {
   const state = await api.request<FairnessState>('/fairness/client-seed', {
     method: 'PUT',
     body: { clientSeed },
@@ -37,12 +37,22 @@ export async function saveClientSeed(clientSeed: string): Promise<FairnessState>
 }
 
 /** POST /fairness/rotate: reveals the server seed used so far and commits to a new one. */
-export async function rotateSeed(): Promise<RotateResponse> {
+async function rotateSeed(): Promise<RotateResponse> {
   const answer = await api.request<RotateResponse>('/fairness/rotate', { method: 'POST' });
   queryClient.setQueryData(queryKeys.fairness, answer.current);
   await queryClient.invalidateQueries({ queryKey: queryKeys.history });
   return answer;
 }
+
+/** Saving the client seed (PUT /fairness/client-seed): its pending flag, answer and failure. */
+export const saveClientSeedAtom = atomWithMutation<FairnessState, string, Error>(() => ({
+  mutationFn: saveClientSeed,
+}));
+
+/** Rotating the seed pair (POST /fairness/rotate): its pending flag, answer and failure. */
+export const rotateSeedAtom = atomWithMutation<RotateResponse, void, Error>(() => ({
+  mutationFn: rotateSeed,
+}));
 
 /** The case with its entries in roll order (GET /cases/{id}), from the cache when the case page loaded it. */
 export function fetchCase(id: string): Promise<Case> {

@@ -1,12 +1,7 @@
-import { useIsMutating, useMutation } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { apiErrorText } from '../../lib/api-error';
-import { sellInventoryItem, sellWholeInventory, withdrawInventoryItem } from '../../state/inventory';
-
-/** Every inventory action shares this key: while any of them runs, all inventory buttons wait. */
-const INVENTORY_ACTION = ['inventory-action'];
-
-type Action = { kind: 'sell'; itemId: string } | { kind: 'withdraw'; itemId: string } | { kind: 'sellAll' };
+import { inventoryActionAtom, inventoryActionPendingAtom, type InventoryAction } from '../../state/inventory';
 
 /**
  * Sell one, sell all and withdraw one (each for quantity 1, spec §2), with one shared pending flag
@@ -14,17 +9,10 @@ type Action = { kind: 'sell'; itemId: string } | { kind: 'withdraw'; itemId: str
  */
 export function useInventoryActions() {
   const { t } = useTranslation();
-  const pending = useIsMutating({ mutationKey: INVENTORY_ACTION }) > 0;
-  const mutation = useMutation({
-    mutationKey: INVENTORY_ACTION,
-    mutationFn: async (action: Action): Promise<void> => {
-      if (action.kind === 'sell') await sellInventoryItem(action.itemId, 1);
-      else if (action.kind === 'withdraw') await withdrawInventoryItem(action.itemId, 1);
-      else await sellWholeInventory();
-    },
-  });
+  const pending = useAtomValue(inventoryActionPendingAtom);
+  const mutation = useAtomValue(inventoryActionAtom);
   const error = mutation.error ? apiErrorText(mutation.error, t('inventory.actionError')) : null;
-  const run = (action: Action) => {
+  const run = (action: InventoryAction) => {
     if (!pending) mutation.mutate(action);
   };
   return {

@@ -1,64 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { BetProof, WeightTable } from '../../../contract/fairness.ts';
-import { API_BASE } from '../../api';
-import { rollIntSteps, sha256Hex, TWO_POW_52, upgradeSucceeds } from '../../lib/fair';
-import { queryKeys } from '../../state/queries';
+import { TWO_POW_52 } from '../../lib/fair';
+import { fetchWeightTable, publicBetAtom, publicBetCheckAtom } from './queries';
+import { compute, type Computation, type Game } from './recompute';
 import './verify.css';
-
-/** Public reads without a session: plain fetch, no sign-in, no token. */
-async function publicGet<T>(path: string): Promise<T> {
-  const response = await fetch(`${API_BASE}${path}`);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return (await response.json()) as T;
-}
-
-type Game =
-  | { kind: 'case'; table: WeightTable | null; totalWeight: number }
-  | { kind: 'upgrade'; numerator: string; denominator: string };
-
-interface Computation {
-  hash: string;
-  steps: Awaited<ReturnType<typeof rollIntSteps>>;
-  /** case: the weight walk and the index picked; upgrade: the outcome */
-  walk: { itemId: string; name: string | null; from: number; to: number }[] | null;
-  picked: number | null;
-  success: boolean | null;
-}
-
-async function compute(
-  serverSeed: string,
-  clientSeed: string,
-  nonce: number,
-  game: Game,
-): Promise<Computation> {
-  const hash = await sha256Hex(serverSeed);
-  if (game.kind === 'upgrade') {
-    const steps = await rollIntSteps(serverSeed, clientSeed, nonce, TWO_POW_52);
-    return {
-      hash,
-      steps,
-      walk: null,
-      picked: null,
-      success: upgradeSucceeds(steps.roll, game.numerator, game.denominator),
-    };
-  }
-  const weights = game.table?.entries.map((e) => e.weight);
-  const total = weights ? weights.reduce((a, b) => a + b, 0) : game.totalWeight;
-  const steps = await rollIntSteps(serverSeed, clientSeed, nonce, total);
-  if (!game.table) return { hash, steps, walk: null, picked: null, success: null };
-  let from = 0;
-  let picked: number | null = null;
-  const walk = game.table.entries.map((entry, i) => {
-    const row = { itemId: entry.itemId, name: entry.name, from, to: from + entry.weight };
-    if (picked === null && steps.roll < row.to) picked = i;
-    from = row.to;
-    return row;
-  });
-  return { hash, steps, walk, picked, success: null };
-}
 
 function Steps({ result, game }: { result: Computation; game: Game }) {
   const { t } = useTranslation();
@@ -133,33 +80,9 @@ function Steps({ result, game }: { result: Computation; game: Game }) {
 /** The proof of one bet by its public id, recomputed here. */
 function BetVerification({ betId }: { betId: string }) {
   const { t } = useTranslation();
-  const proof = useQuery({
-    queryKey: queryKeys.publicBet(betId),
-    queryFn: () => publicGet<BetProof>(`/fairness/bets/${encodeURIComponent(betId)}`),
-    retry: false,
-  });
+  const proof = useAtomValue(publicBetAtom(betId));
   const bet = proof.data;
-  const check = useQuery({
-    queryKey: queryKeys.publicBetCheck(betId, bet?.serverSeed),
-    enabled: !!bet?.serverSeed,
-    queryFn: async () => {
-      const b = bet!;
-      const game: Game =
-        b.kind === 'case'
-          ? { kind: 'case', table: b.weightTable, totalWeight: b.totalWeight }
-          : { kind: 'upgrade', numerator: b.chanceNumerator, denominator: b.chanceDenominator };
-      const result = await compute(b.serverSeed!, b.clientSeed, b.nonce, game);
-      const hashOk = result.hash === b.serverSeedHash.toLowerCase();
-      let outcomeOk: boolean;
-      if (b.kind === 'case') {
-        const itemOk = result.picked === null || result.walk![result.picked]!.itemId === b.item.id;
-        outcomeOk = result.steps.roll === b.roll && itemOk;
-      } else {
-        outcomeOk = result.success === b.success && result.steps.roll / TWO_POW_52 === b.rolled;
-      }
-      return { game, result, ok: hashOk && outcomeOk, hashOk };
-    },
-  });
+  const check = useAtomValue(publicBetCheckAtom(betId));
 
   if (proof.isPending) return <div className="verify-card" aria-busy="true" />;
   if (proof.isError || !bet) return <p className="verify-card verify-bad">{t('verify.notFound')}</p>;
@@ -236,9 +159,7 @@ function PasteForm() {
       const n = Number(nonce);
       let game: Game;
       if (kind === 'case') {
-        const table = await publicGet<WeightTable>(
-          `/fairness/tables/${encodeURIComponent(tableHash.trim())}`,
-        );
+        const table = await fetchWeightTable(tableHash.trim());
         game = { kind: 'case', table, totalWeight: 0 };
       } else {
         if (!/^\d+$/.test(numerator.trim()) || !/^[1-9]\d*$/.test(denominator.trim()))

@@ -4,7 +4,7 @@ import { errorStatus, retryAfterSeconds } from '../../api';
 import { useOnline } from '../online';
 import './query-state.css';
 
-/** What a query atom (or useQuery) gives: the fields the states need. */
+/** What a query atom gives: the fields the states need. */
 export interface QueryLike<T> {
   data: T | undefined;
   isPending: boolean;
