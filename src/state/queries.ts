@@ -74,7 +74,7 @@ export const meAtom = atomWithQuery(() => ({
  * GET /deposit/balance → TON balance (data: exact decimal text), polled every 5 s while in use, except
  * while a scene plays a spin (the header holds still; the opening's answer has set the balance already).
  */
-export const balanceAtom = atomWithQuery((get) => ({
+const balanceAtom = atomWithQuery((get) => ({
   ...balanceQuery,
   refetchInterval: get(scenePlayingAtom) ? false : BALANCE_REFRESH_MS,
 }));
