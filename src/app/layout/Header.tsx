@@ -34,35 +34,25 @@ export function Header({ showBack, onBack }: HeaderProps) {
             <BackIcon size={22} />
           </button>
         )}
-        <Link
-          to="/profile"
-          className="header__user"
-          // the accessible name starts with what the link shows (the name), then says where it goes
-          aria-label={user ? t('header.openProfileOf', { name: user.firstName }) : t('header.openProfile')}
-        >
+        {/* named by what it shows (the name), then where it goes */}
+        <Link to="/profile" className="header__user">
           {user ? (
             <>
               <Avatar src={user.photoUrl} name={user.firstName} size={34} />
               <span className="header__name" data-testid="header-name">
                 {user.firstName}
               </span>
+              <span className="visually-hidden">, {t('header.openProfile')}</span>
             </>
           ) : (
             <>
               <span className="skeleton header__avatar-skeleton" />
               <span className="skeleton header__name-skeleton" />
+              <span className="visually-hidden">{t('header.openProfile')}</span>
             </>
           )}
         </Link>
-        <Link
-          to="/profile"
-          className="header__balance"
-          aria-label={
-            balance === undefined
-              ? t('header.balance')
-              : t('header.balanceOf', { amount: formatBalance(balance) })
-          }
-        >
+        <Link to="/profile" className="header__balance">
           <TonIcon size={18} />
           {balance === undefined ? (
             <span className="skeleton header__balance-skeleton" />
@@ -71,6 +61,9 @@ export function Header({ showBack, onBack }: HeaderProps) {
               {formatBalance(balance)}
             </span>
           )}
+          <span className="visually-hidden">
+            {balance === undefined ? t('header.balance') : ` ${t('common.ton')}, ${t('header.balanceWord')}`}
+          </span>
         </Link>
         <div className="header__wallet" data-testid="wallet-slot">
           <WalletSlot />
