@@ -6,12 +6,13 @@ import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin-cli.ts';
 import { loadConfig } from '../../server/config.ts';
 import { DatabaseLockedError, openDatabase, readLock } from '../../server/db/index.ts';
-import { postgresUrl, RATE_LIMITS_OFF, startServer, type TestServer } from './harness.ts';
+import { createTestDatabase, postgresUrl, RATE_LIMITS_OFF, startServer, type TestServer } from './harness.ts';
 
 // Operations: the public URL and proxies from configuration only, health endpoints, one process per
 // embedded database (a second one is refused clearly; the admin command goes through the running
@@ -293,6 +294,49 @@ describe('one process per embedded database', { timeout: 120_000 }, () => {
 });
 
 describe.skipIf(!postgresUrl)('Postgres connections', { timeout: 120_000 }, () => {
+  it('the pool keeps to its size, bounds the wait for a connection and a statement, and a busy pool answers 503', async () => {
+    // DB_POOL_MAX, DB_CONNECTION_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS reach the pool as these settings
+    const test = await createTestDatabase(postgresUrl, {
+      max: 2,
+      connectionTimeoutMs: 300,
+      statementTimeoutMs: 1500,
+    });
+    const server = await startServer({ database: test.database });
+    try {
+      const db = test.database.db;
+      const token = await server.login({ id: 950_001, first_name: 'Pool' });
+
+      // five slow statements at once: two get the two connections, three give up waiting after 300 ms
+      const slow = await Promise.allSettled(
+        Array.from({ length: 5 }, () => sql`SELECT pg_sleep(0.8)`.execute(db)),
+      );
+      expect(slow.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+      for (const r of slow.filter((x): x is PromiseRejectedResult => x.status === 'rejected'))
+        expect(String((r.reason as Error).message)).toBe('timeout exceeded when trying to connect');
+
+      // the API answers a request that found no connection with 503 SERVICE_BUSY and Retry-After
+      const holding = [sql`SELECT pg_sleep(1)`.execute(db), sql`SELECT pg_sleep(1)`.execute(db)];
+      await sleep(150);
+      const busy = await fetch(`${server.baseUrl}/api/fairness`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(await busy.json()).toMatchObject({ statusCode: 503, code: 'SERVICE_BUSY' });
+      await Promise.all(holding);
+      expect(
+        (await fetch(`${server.baseUrl}/api/fairness`, { headers: { authorization: `Bearer ${token}` } }))
+          .status,
+      ).toBe(200);
+
+      // a statement over the limit is cancelled by the server (57014) instead of running on
+      await expect(sql`SELECT pg_sleep(3)`.execute(db)).rejects.toMatchObject({ code: '57014' });
+    } finally {
+      await server.close();
+      await test.drop();
+    }
+  });
+
   it(
     'a dropped connection (pg_terminate_backend) does not end the process; it serves on',
     { timeout: 300_000 },

@@ -42,7 +42,7 @@ export function Header({ showBack, onBack }: HeaderProps) {
               <span className="header__name" data-testid="header-name">
                 {user.firstName}
               </span>
-              <span className="visually-hidden">, {t('header.openProfile')}</span>
+              <span className="visually-hidden">{t('header.openProfile')}</span>
             </>
           ) : (
             <>
