@@ -16,7 +16,12 @@ import { percentile, report } from './report.ts';
 
 const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
-const PLAYERS = 16;
+/**
+ * Players the clients sign in as (each client is one of them, in turn). One player's money requests run one
+ * after another (the player's row is locked first on every money path), so with few players the openings
+ * measure that queue; BENCH_PLAYERS=200 gives every client a player of its own.
+ */
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 16);
 /** The rate limits of the run: on, and far above what one address sends here in a window. */
 const RATE_LIMITS = {
   RATE_LIMIT_WINDOW_MS: '60000',
