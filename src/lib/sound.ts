@@ -174,6 +174,8 @@ export function scheduleTicks(times: readonly number[]): () => void {
   return () => {
     cancelled = true;
     cancel();
+    // the ticks still to come were not heard: live ticks (a debug clock change) need not wait for them
+    lastTickAt = Math.min(lastTickAt, performance.now());
   };
 }
 

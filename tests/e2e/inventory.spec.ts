@@ -3,9 +3,10 @@ import { parseTon } from '../../contract/money.ts';
 import { shownBalance, shownPrice } from './money.ts';
 
 // The inventory (its actions' shared pending state and refusals too), the profile's level, achievements and
-// language switch, and the fairness page's seed form and verifier, against the real server in demo mode. Every e2e file shares one server and database (and the demo player), so
-// nothing here assumes a fresh balance or an empty inventory: it reads them from the API first. Items are
-// won by opening cases through the API with the page's own session token.
+// language switch, and the fairness page's seed form and verifier, against the real server in demo mode.
+// Every e2e file shares one server and database (and the demo player), so nothing here assumes a fresh
+// balance or an empty inventory: it reads them from the API first. Items are won by opening cases through
+// the API with the page's own session token.
 
 interface ApiItem {
   id: string;
@@ -269,12 +270,21 @@ test('while one inventory action runs every inventory button waits, on the profi
   await expectInventoryButtons(page, api, 'disabled');
   await page.getByTestId('tab-cases').click();
   await expect(page.getByTestId('case-card').first()).toBeVisible();
-  const again = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/inventory/sell');
+  // the sale ends once the balance it changed is fetched again after its answer (the case list watches
+  // nothing else it refreshes): only then back to the inventory. Both waits start before the release, so
+  // neither answer can come before it is watched for.
+  let saleAnswered = false;
+  const again = page.waitForResponse((r) => {
+    const sale = new URL(r.url()).pathname === '/api/inventory/sell';
+    if (sale) saleAnswered = true;
+    return sale;
+  });
+  const refreshed = page.waitForResponse(
+    (r) => saleAnswered && new URL(r.url()).pathname === '/api/deposit/balance',
+  );
   sells.release();
   await again;
-  // the sale ends once the balance it changed is fetched again (the case list watches nothing else it
-  // refreshes): only then back to the inventory
-  await page.waitForResponse((r) => new URL(r.url()).pathname === '/api/deposit/balance');
+  await refreshed;
   await page.goBack();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inventory');
   await expectInventoryButtons(page, api, 'enabled');
