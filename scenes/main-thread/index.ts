@@ -3,4 +3,4 @@
  * WebGL in a worker), and for tests of that path: the very same host and scenes as the worker's.
  * The app imports this entry lazily, only on that path.
  */
-export { SceneHost } from '../runtime/host.ts';
+export { SceneHost, type Compositor } from '../runtime/host.ts';

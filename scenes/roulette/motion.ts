@@ -83,3 +83,49 @@ export function crossings(reel: ReelMotion, fromMs: number, toMs: number): numbe
   for (let i = first; i <= last; i++) passed.push(i);
   return passed;
 }
+
+/** A composited spin's keyframes: the longest and shortest step, ms, and how far a straight piece may stray, px. */
+export const KEYFRAME_MAX_MS = 250;
+const KEYFRAME_MIN_MS = 1000 / 240;
+const KEYFRAME_TOLERANCE_PX = 0.25;
+
+/** A spin as a composited strip (see CompositedStrip): the cards it passes and its scroll, keyframed. */
+export interface ReelStrip {
+  /** Track indices shown and their left edge in track coordinates, px. */
+  cards: { index: number; x: number }[];
+  /** Scroll at times from the spin's start, ms, from 0 to the end: dense where the curve bends most. */
+  keyframes: { t: number; x: number }[];
+}
+
+/** Whether the straight piece from t0 to t1 stays within the tolerance of motion() at its quarter points. */
+function straightEnough(reel: ReelMotion, t0: number, x0: number, t1: number, x1: number): boolean {
+  return [0.25, 0.5, 0.75].every(
+    (f) => Math.abs(x0 + (x1 - x0) * f - motion(reel, t0 + (t1 - t0) * f).x) <= KEYFRAME_TOLERANCE_PX,
+  );
+}
+
+/**
+ * The cards a reel `widthPx` wide passes from its start to its end (every card of `trackLength` that is
+ * ever on screen) and its scroll sampled from motion() for a linear-keyframed animation: each step as long
+ * as the curve allows (halved until the straight piece stays within a quarter pixel, never below a 240 Hz
+ * frame), so the fast start gets many keyframes and the slow end few.
+ */
+export function reelStrip(reel: ReelMotion, trackLength: number, widthPx: number): ReelStrip {
+  const low = Math.min(reel.startX, reel.finalX);
+  const high = Math.max(reel.startX, reel.finalX) + widthPx;
+  const cards: ReelStrip['cards'] = [];
+  const last = Math.min(Math.ceil(high / reel.pitch), trackLength - 1);
+  for (let index = Math.max(Math.floor(low / reel.pitch), 0); index <= last; index++)
+    cards.push({ index, x: index * reel.pitch });
+  const end = Math.max(reel.durationMs, 0);
+  const keyframes = [{ t: 0, x: motion(reel, 0).x }];
+  for (let t = 0; t < end;) {
+    const x0 = keyframes.at(-1)!.x;
+    let step = Math.min(KEYFRAME_MAX_MS, end - t);
+    while (step > KEYFRAME_MIN_MS && !straightEnough(reel, t, x0, t + step, motion(reel, t + step).x))
+      step /= 2;
+    t = end - (t + step) < 1e-6 ? end : t + step;
+    keyframes.push({ t, x: motion(reel, t).x });
+  }
+  return { cards, keyframes };
+}

@@ -1,10 +1,10 @@
 import { Container, Graphics, type Texture } from 'pixi.js';
-import type { Scene, SceneContext, SceneSize } from '../runtime/contract.ts';
+import type { CompositedStrip, Scene, SceneContext, SceneSize } from '../runtime/contract.ts';
 import { bakeCards } from '../shared/cards.ts';
 import { crossingTimes } from '../shared/ticks.ts';
 import { drawReelMarker, SpritePool } from '../shared/reel.ts';
 import { cardLook, resolveConfig, type RouletteConfig } from './config.ts';
-import { crossings, indexAt, motion, reelMotion, type ReelMotion } from './motion.ts';
+import { crossings, indexAt, motion, reelMotion, reelStrip, type ReelMotion } from './motion.ts';
 import type { RouletteReel, RouletteScenePlan } from './plan.ts';
 import { buildTrack } from './track.ts';
 
@@ -13,6 +13,10 @@ interface LaidReel {
   track: number[];
   motion: ReelMotion;
   textures: Texture[];
+  /** The textures as images for a composited play (empty unless the runtime composites). */
+  images: (Blob | null)[];
+  /** The reel's band height, px. */
+  slot: number;
   pool: SpritePool;
   marker: Graphics;
   view: Container;
@@ -31,6 +35,8 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
   let reels: LaidReel[] = [];
   let startAt: number | null = null;
   let settled = false;
+  /** The play's strips are on the page's compositor: the pools are hidden until they come back. */
+  let handedOff = false;
   let layoutRun = 0;
   let latest: Promise<void> = Promise.resolve();
 
@@ -56,6 +62,7 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
       bakeCards(context.renderer, items, look, context.art),
     );
     const [, ...textures] = await Promise.all(bakes);
+    const images = await Promise.all(textures.map((baked) => context.stripImages(baked)));
     if (run !== layoutRun) return;
     for (const old of reels) old.view.destroy({ children: true });
     reels = [];
@@ -68,6 +75,7 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
       const pool = new SpritePool();
       pool.resize(Math.ceil(width / pitch) + 1);
       pool.container.y = Math.round((slot - config.cardHeight) / 2);
+      pool.container.visible = !handedOff;
       const marker = new Graphics();
       drawReelMarker(marker, width / 2, config.markerWidth, slot, config.markerColor);
       view.addChild(pool.container, marker);
@@ -82,6 +90,8 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
           reducedMotion: plan.reducedMotion,
         }),
         textures: textures[i] ?? [],
+        images: images[i] ?? [],
+        slot,
         pool,
         marker,
         view,
@@ -103,11 +113,35 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
     }
   }
 
+  /** A reel as a composited strip: the cards the play passes and its scroll, keyframed from motion(). */
+  function strip(laid: LaidReel, from: number): CompositedStrip {
+    const { width } = context.size;
+    const { cards, keyframes } = reelStrip(laid.motion, laid.track.length, width);
+    return {
+      x: 0,
+      y: laid.view.y,
+      width,
+      height: laid.slot,
+      images: laid.images,
+      cardWidth: config.itemWidth,
+      cardHeight: config.cardHeight,
+      cardY: laid.pool.container.y,
+      cards: cards.map(({ index, x }) => ({ image: laid.track[index]!, x })),
+      keyframes: keyframes.map(({ t, x }) => ({ t: from + t, x })),
+    };
+  }
+
+  function showPools(visible: boolean): void {
+    for (const laid of reels) laid.pool.container.visible = visible;
+    context.invalidate();
+  }
+
   return {
     async prepare(next) {
       plan = next;
       startAt = null;
       settled = false;
+      handedOff = false;
       void layout();
       await laidOut();
     },
@@ -123,7 +157,7 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
       let done = true;
       for (const laid of reels) {
         const pose = motion(laid.motion, t);
-        draw(laid, pose.x);
+        if (!handedOff) draw(laid, pose.x);
         done &&= pose.done;
         if (startAt !== null && !settled) {
           for (const card of crossings(laid.motion, laid.tickedTo, t)) context.tick(card);
@@ -152,6 +186,23 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
           crossingTimes(laid.motion.durationMs, (a, b) => crossings(laid.motion, a, b)).map((t) => from + t),
         )
         .sort((a, b) => a - b);
+    },
+    composite(on) {
+      if (!on) {
+        if (handedOff) {
+          handedOff = false;
+          showPools(true);
+        }
+        return [];
+      }
+      const ready = reels.every(
+        (laid) => laid.textures.length > 0 && laid.images.length === laid.textures.length,
+      );
+      if (startAt === null || settled || reels.length === 0 || !ready) return [];
+      handedOff = true;
+      showPools(false);
+      const from = startAt;
+      return reels.map((laid) => strip(laid, from));
     },
     resize(_size: SceneSize) {
       void layout();

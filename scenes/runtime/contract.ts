@@ -33,6 +33,38 @@ export interface SceneContext {
   started(startAt: number): void;
   /** The spin is over; `result` says where it landed. Flushes pending ticks first. */
   settled(result: SettledResult): void;
+  /**
+   * Whether the page's compositor can move a strip by itself (the main-thread runtime): a scene that
+   * implements composite() then bakes its strip images with stripImages() while it prepares.
+   */
+  readonly composited: boolean;
+  /**
+   * Card textures as encoded images for composited strips, one per texture (null where one cannot be
+   * read), made once per texture and handed to the page ahead of any play. Empty when not composited.
+   */
+  stripImages(textures: readonly Texture[]): Promise<(Blob | null)[]>;
+}
+
+/**
+ * A band of the surface that only scrolls during a play (a reel): where the main thread draws the scenes,
+ * the page's compositor moves it from keyframes, so no script runs per frame while it spins. Coordinates
+ * are the surface's CSS px; track x is the scroll: track point x sits at the band's left edge.
+ */
+export interface CompositedStrip {
+  /** The band on the surface. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The cards' images (see stripImages) and their size and top inside the band. */
+  images: readonly (Blob | null)[];
+  cardWidth: number;
+  cardHeight: number;
+  cardY: number;
+  /** The cards the play shows: an image index and the card's left edge in track coordinates. */
+  cards: readonly { image: number; x: number }[];
+  /** The scroll over time: clock times ascending, linear in between, held before the first and after the last. */
+  keyframes: readonly { t: number; x: number }[];
 }
 
 /** Where a spin landed, as the scene reports it. */
@@ -63,6 +95,12 @@ export interface Scene<Plan = unknown, Config = unknown> {
    * sound and haptic ahead instead of being told of each crossing. Empty when nothing plays.
    */
   ticks(): number[];
+  /**
+   * Optional, for scenes whose play is only a scroll of baked cards: `true` hands the current play's strips
+   * to the page's compositor (the scene stops drawing them; the runtime draws no frame until the play's
+   * last keyframe) and returns them, or returns none to keep drawing; `false` takes them back.
+   */
+  composite?(on: boolean): CompositedStrip[];
   destroy(): void;
 }
 

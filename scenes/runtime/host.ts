@@ -9,7 +9,15 @@ import {
 } from 'pixi.js';
 import { autoRenderer, rendererOptions } from '../shared/renderer.ts';
 import { RuntimeClock } from './clock.ts';
-import type { ArtLoader, Scene, SceneContext, SceneId, SceneSize, SettledResult } from './contract.ts';
+import type {
+  ArtLoader,
+  CompositedStrip,
+  Scene,
+  SceneContext,
+  SceneId,
+  SceneSize,
+  SettledResult,
+} from './contract.ts';
 import type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
 import { sceneFactories } from './registry.ts';
 
@@ -29,6 +37,21 @@ export interface HostOptions {
   post(message: FromRuntime): void;
   /** Decodes an image the runtime cannot decode itself (SVG in a worker): the app's main thread does it. */
   requestArt(url: string): Promise<ImageBitmap | null>;
+  /**
+   * The page's compositor, where the host shares the page's thread: plays whose moving parts are strips of
+   * baked cards are handed to it, so the main thread runs nothing per frame while they spin.
+   */
+  compositor?: Compositor;
+}
+
+/** Moves composited strips on the page (the app implements it with the DOM and Web Animations). */
+export interface Compositor {
+  /** Gets an encoded strip image ready to show (decoded ahead of the play that shows it). */
+  preload(image: Blob): void;
+  /** Shows a surface's strips under its canvas, keyframes on the page's time line (performance.now()). */
+  show(surface: number, strips: CompositedStrip[]): void;
+  /** Removes a surface's strips. */
+  hide(surface: number): void;
 }
 
 interface Surface {
@@ -55,6 +78,10 @@ interface Surface {
   inMotion: boolean;
   /** The app has the current play's tick schedule: crossings are not reported one by one. */
   scheduled: boolean;
+  /** The current play's strips are on the page's compositor: the timer that ends their hand-off. */
+  composited: ReturnType<typeof setTimeout> | null;
+  /** The strips were taken back: remove them from the page once the canvas has drawn them again. */
+  hideStrips: boolean;
 }
 
 /**
@@ -65,6 +92,7 @@ interface Surface {
 export class SceneHost {
   private readonly surfaces = new Map<number, Surface>();
   private readonly artCache = new Map<string, Promise<Texture | null>>();
+  private readonly stripImageCache = new WeakMap<Texture, Promise<Blob | null>>();
   private frames = 0;
   private scheduled = 0;
   private hiddenTimer: ReturnType<typeof setTimeout> | undefined;
@@ -124,6 +152,7 @@ export class SceneHost {
     switch (message.type) {
       case 'prepare':
         this.enqueue(surface, async (scene) => {
+          this.uncomposite(surface);
           await scene.prepare(message.plan);
           this.emit(surface, { type: 'prepared' });
           this.invalidate(surface);
@@ -131,15 +160,17 @@ export class SceneHost {
         return;
       case 'play':
         this.enqueue(surface, (scene) => {
+          this.uncomposite(surface);
           surface.playPending = true;
           scene.play(surface.clock.now());
           this.sendSchedule(surface, scene);
-          this.animate(surface);
+          if (!this.composite(surface, scene)) this.animate(surface);
         });
         return;
       case 'resize':
         surface.size = message.size;
         this.enqueue(surface, (scene) => {
+          this.uncomposite(surface);
           surface.renderer?.resize(message.size.width, message.size.height, message.size.dpr);
           scene.resize(message.size);
           this.invalidate(surface);
@@ -148,12 +179,14 @@ export class SceneHost {
       case 'configure':
         this.enqueue(surface, (scene) => {
           this.cancelSchedule(surface);
+          this.uncomposite(surface);
           scene.configure(message.config);
           this.animate(surface);
         });
         return;
       case 'clock':
         this.cancelSchedule(surface);
+        this.uncomposite(surface);
         if (message.rate !== undefined) surface.clock.setRate(message.rate);
         if (message.paused !== undefined) surface.clock.setPaused(message.paused);
         if (message.seek !== undefined) surface.clock.seekInSpin(message.seek);
@@ -196,6 +229,8 @@ export class SceneHost {
       playPending: false,
       inMotion: false,
       scheduled: false,
+      composited: null,
+      hideStrips: false,
     };
     this.surfaces.set(id, surface);
     surface.queue = (async () => {
@@ -248,7 +283,77 @@ export class SceneHost {
         emit({ type: 'settled', result });
         flush();
       },
+      composited: this.options.compositor !== undefined,
+      stripImages: (textures) => this.stripImages(renderer, textures),
     };
+  }
+
+  /** Each texture encoded once (PNG) and handed to the compositor to decode ahead; [] without one. */
+  private stripImages(renderer: Renderer, textures: readonly Texture[]): Promise<(Blob | null)[]> {
+    const { compositor } = this.options;
+    if (!compositor) return Promise.resolve([]);
+    return Promise.all(
+      textures.map((texture) => {
+        let image = this.stripImageCache.get(texture);
+        if (!image) {
+          image = encodeTexture(renderer, texture)
+            .then((blob) => {
+              if (blob) compositor.preload(blob);
+              return blob;
+            })
+            .catch(() => null); // a card that cannot be read shows blank, as a failed bake does
+          this.stripImageCache.set(texture, image);
+        }
+        return image;
+      }),
+    );
+  }
+
+  /**
+   * Hands a play's strips to the page's compositor when the scene has them and the clock runs in real
+   * time (the debug switcher's slowed, paused or scrubbed clock keeps drawing frames). One frame redraws
+   * the canvas without them; the next is drawn when the last keyframe has passed, and settles the play.
+   */
+  private composite(surface: Surface, scene: Scene): boolean {
+    const { compositor } = this.options;
+    const { clock } = surface;
+    if (!compositor || !scene.composite || clock.rate !== 1 || clock.isPaused) return false;
+    const strips = scene.composite(true);
+    const end = Math.max(...strips.flatMap((strip) => strip.keyframes.map((k) => k.t)));
+    if (strips.length === 0 || !Number.isFinite(end)) {
+      if (strips.length > 0) scene.composite(false);
+      return false;
+    }
+    const offset = performance.now() - clock.now();
+    compositor.show(
+      surface.id,
+      strips.map((strip) => ({
+        ...strip,
+        keyframes: strip.keyframes.map((k) => ({ t: k.t + offset, x: k.x })),
+      })),
+    );
+    surface.composited = setTimeout(
+      () => {
+        surface.composited = null;
+        surface.scene?.composite?.(false);
+        surface.hideStrips = true;
+        this.animate(surface);
+      },
+      Math.max(end - clock.now(), 0),
+    );
+    surface.hideStrips = false;
+    this.invalidate(surface);
+    return true;
+  }
+
+  /** Takes a play's strips back from the compositor (a change mid-spin): frames draw the rest of it. */
+  private uncomposite(surface: Surface): void {
+    if (surface.composited === null) return;
+    clearTimeout(surface.composited);
+    surface.composited = null;
+    surface.scene?.composite?.(false);
+    surface.hideStrips = true;
+    this.animate(surface);
   }
 
   /**
@@ -292,6 +397,9 @@ export class SceneHost {
 
   private unmount(surface: Surface): void {
     surface.closed = true;
+    if (surface.composited !== null) clearTimeout(surface.composited);
+    surface.composited = null;
+    this.options.compositor?.hide(surface.id);
     this.surfaces.delete(surface.id);
     void surface.queue.then(() => {
       surface.scene?.destroy();
@@ -326,10 +434,15 @@ export class SceneHost {
       if (!surface.scene || !surface.renderer || !(surface.animating || surface.dirty)) continue;
       const moving = surface.scene.frame(surface.clock.now());
       if (moving) this.markMotion(surface);
-      surface.animating = moving && !surface.clock.isPaused;
+      // while the compositor moves the strips, nothing is drawn until the hand-off ends
+      surface.animating = moving && !surface.clock.isPaused && surface.composited === null;
       surface.dirty = false;
       surface.renderer.render(surface.stage);
       this.frames += 1;
+      if (surface.hideStrips) {
+        surface.hideStrips = false;
+        this.options.compositor?.hide(surface.id);
+      }
       if (surface.watch && surface.lastFrameAt !== undefined)
         surface.frameTimes.push(now - surface.lastFrameAt);
       surface.lastFrameAt = surface.animating ? now : undefined;
@@ -346,7 +459,7 @@ export class SceneHost {
       if (!surface.scene || !surface.animating) continue;
       const moving = surface.scene.frame(surface.clock.now());
       if (moving) this.markMotion(surface);
-      surface.animating = moving && !surface.clock.isPaused;
+      surface.animating = moving && !surface.clock.isPaused && surface.composited === null;
       surface.dirty = true;
       this.flush(surface);
     }
@@ -407,4 +520,14 @@ export class SceneHost {
       running: this.scheduled !== 0 || this.hiddenTimer !== undefined,
     };
   }
+}
+
+/** A texture as a PNG, read back once through the renderer that baked it. */
+async function encodeTexture(renderer: Renderer, texture: Texture): Promise<Blob | null> {
+  if (texture === Texture.EMPTY) return null;
+  const canvas = renderer.extract.canvas(texture);
+  if (canvas.convertToBlob) return canvas.convertToBlob({ type: 'image/png' });
+  const toBlob = canvas.toBlob?.bind(canvas);
+  if (!toBlob) return null;
+  return new Promise((resolve) => toBlob(resolve, 'image/png'));
 }

@@ -4,7 +4,9 @@ import {
   crossings,
   landingOffset,
   motion,
+  KEYFRAME_MAX_MS,
   reelMotion,
+  reelStrip,
   rouletteConfig,
   stopIndex,
   type RouletteItem,
@@ -153,5 +155,52 @@ describe('parseEase', () => {
       expect(value).toBeGreaterThanOrEqual(previous);
       previous = value;
     }
+  });
+});
+
+describe('reelStrip (a spin handed to the page compositor)', () => {
+  it('keyframes the scroll within a fraction of a pixel of motion() and ends exactly on the landing', () => {
+    const random = seededRandom('strip-cases');
+    for (let n = 0; n < 40; n++) {
+      const widthPx = 240 + Math.floor(random() * 900);
+      const config = {
+        ease: n % 2 ? 'power4.out' : 'cubic-bezier(0.1, 0, 0.2, 1)',
+        durationMs: 4000 + n * 150,
+      };
+      const reel = reelMotion({ seed: `strip:${n}`, widthPx, config, reducedMotion: n % 5 === 0 });
+      const { keyframes } = reelStrip(reel, 200, widthPx);
+      expect(keyframes[0]).toEqual({ t: 0, x: reel.startX });
+      expect(keyframes.at(-1)).toEqual({ t: reel.durationMs, x: reel.finalX });
+      for (let k = 1; k < keyframes.length; k++) {
+        const [a, b] = [keyframes[k - 1]!, keyframes[k]!];
+        expect(b.t - a.t).toBeLessThanOrEqual(KEYFRAME_MAX_MS + 1e-9);
+        expect(b.x).toBeGreaterThanOrEqual(a.x);
+        // halfway between two keyframes, the straight piece stays within half a pixel of the curve
+        const mid = (a.t + b.t) / 2;
+        expect(Math.abs((a.x + b.x) / 2 - motion(reel, mid).x)).toBeLessThan(0.5);
+      }
+      // dense where the reel is fast, sparse where it crawls
+      const tail = keyframes.filter((k) => k.t > reel.durationMs * 0.75);
+      expect(tail.length).toBeLessThan(keyframes.length / 4);
+    }
+  });
+
+  it('holds every card that is ever on screen, in track order, and no other', () => {
+    const widthPx = 390;
+    const reel = reelMotion({ seed: 'cards', widthPx, config: {}, reducedMotion: false });
+    const length = stopIndex(rouletteConfig) + 5;
+    const { cards } = reelStrip(reel, length, widthPx);
+    const onScreen = new Set<number>();
+    for (let t = 0; t <= reel.durationMs; t += 2) {
+      const { x } = motion(reel, t);
+      for (let i = Math.floor(x / reel.pitch); i * reel.pitch < x + widthPx; i++)
+        if (i < length) onScreen.add(i);
+    }
+    const shown = cards.map((card) => card.index);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    for (const index of onScreen) expect(shown).toContain(index);
+    expect(shown.length).toBeLessThanOrEqual(onScreen.size + 2);
+    for (const card of cards) expect(card.x).toBe(card.index * reel.pitch);
+    expect(shown.at(-1)).toBeLessThan(length);
   });
 });

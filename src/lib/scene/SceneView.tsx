@@ -94,6 +94,8 @@ export function SceneView<S extends SceneId>(props: SceneViewProps<S>) {
     const canvas = document.createElement('canvas');
     canvas.className = className ?? '';
     canvas.style.display = 'block';
+    // above the strips a composited play shows under it (main-thread path)
+    canvas.style.position = 'relative';
     canvas.style.width = `${size.current.width}px`;
     canvas.style.height = `${size.current.height}px`;
     canvas.width = Math.max(Math.round(size.current.width * size.current.dpr), 1);
@@ -141,5 +143,5 @@ export function SceneView<S extends SceneId>(props: SceneViewProps<S>) {
     return store.sub(cue, apply);
   }, [store, cue, scene, renderer]);
 
-  return <div ref={box} className="scene-view" />;
+  return <div ref={box} className="scene-view" style={{ position: 'relative' }} />;
 }

@@ -11,6 +11,7 @@ import { createSceneWorker } from '../../../scenes/runtime';
 import type { RendererChoice } from '../../../scenes/roulette';
 import { scenePlayingAtom } from '../../state/scenes';
 import { store } from '../../state/store';
+import { createCompositor } from './compositor';
 
 /**
  * The app's side of the scene runtime: one runtime per page, in a dedicated worker drawing on
@@ -45,6 +46,8 @@ let eventMessages = 0;
 let nextSurface = 1;
 let nextRequest = 1;
 const listeners = new Map<number, (events: SceneEvent[]) => void>();
+/** The main-thread path's canvases, by surface: composited strips are shown under them. */
+const canvases = new Map<number, HTMLCanvasElement>();
 const statsRequests = new Map<number, (stats: RuntimeStats) => void>();
 /** Where the last spins landed, as the runtime reported them (newest last, a few kept). */
 const settledLog: SettledResult[] = [];
@@ -123,6 +126,7 @@ function connectMain(): Connection {
     const pendingArt = new Map<string, Promise<ImageBitmap | null>>();
     const host = new SceneHost({
       post: receive,
+      compositor: createCompositor((surface) => canvases.get(surface)),
       requestArt: (url) => {
         let art = pendingArt.get(url);
         if (!art) pendingArt.set(url, (art = decodeArt(url)));
@@ -191,6 +195,7 @@ export function openSurface(
     const offscreen = canvas.transferControlToOffscreen();
     runtime.send({ type: 'mount', surface, scene, canvas: offscreen, size, renderer }, [offscreen]);
   } else {
+    canvases.set(surface, canvas);
     runtime.send({ type: 'mount', surface, scene, canvas, size, renderer });
   }
   return {
@@ -202,6 +207,7 @@ export function openSurface(
     watch: (progress) => runtime.send({ type: 'watch', surface, progress }),
     close() {
       listeners.delete(surface);
+      canvases.delete(surface);
       setPlaying(surface, false);
       runtime.send({ type: 'unmount', surface });
     },

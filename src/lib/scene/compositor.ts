@@ -1,0 +1,132 @@
+import type { CompositedStrip } from '../../../scenes/runtime';
+import type { Compositor } from '../../../scenes/main-thread';
+
+/**
+ * The page's side of composited strips, for the main-thread scene runtime: a reel's cards become images in
+ * a row under the scene's canvas, moved by a Web Animation whose keyframes come from the scene's motion().
+ * A transform animation runs on the compositor thread, so no script, style or layout runs per frame while
+ * the reel spins; the canvas above keeps the marker and takes the cards back when the spin ends.
+ */
+
+/** Where each encoded card image is shown from, with a decoded copy kept so a play shows it at once. */
+const images = new WeakMap<Blob, { url: string; image: HTMLImageElement }>();
+
+function imageOf(blob: Blob): { url: string; image: HTMLImageElement } {
+  let known = images.get(blob);
+  if (!known) {
+    const url = URL.createObjectURL(blob);
+    const image = new Image();
+    image.decoding = 'async';
+    image.src = url;
+    void image.decode().catch(() => undefined); // a card that does not decode shows blank
+    known = { url, image };
+    images.set(blob, known);
+  }
+  return known;
+}
+
+function px(value: number): string {
+  return `${Math.round(value * 100) / 100}px`;
+}
+
+/** One strip: a clipped band, a track of images positioned once, and the animation that scrolls it. */
+function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation: Animation | null } {
+  const band = document.createElement('div');
+  band.className = 'scene-strip';
+  Object.assign(band.style, {
+    position: 'absolute',
+    left: px(strip.x),
+    top: px(strip.y),
+    width: px(strip.width),
+    height: px(strip.height),
+    overflow: 'hidden',
+    contain: 'strict',
+    pointerEvents: 'none',
+  });
+  const track = document.createElement('div');
+  const end = strip.cards.reduce((right, card) => Math.max(right, card.x + strip.cardWidth), 0);
+  Object.assign(track.style, {
+    position: 'absolute',
+    left: '0',
+    top: px(strip.cardY),
+    width: px(end),
+    height: px(strip.cardHeight),
+    willChange: 'transform',
+  });
+  for (const card of strip.cards) {
+    const blob = strip.images[card.image];
+    if (!blob) continue;
+    const image = document.createElement('img');
+    image.src = imageOf(blob).url;
+    image.alt = '';
+    image.draggable = false;
+    image.decoding = 'async';
+    Object.assign(image.style, {
+      position: 'absolute',
+      left: px(card.x),
+      top: '0',
+      width: px(strip.cardWidth),
+      height: px(strip.cardHeight),
+    });
+    track.append(image);
+  }
+  band.append(track);
+
+  const first = strip.keyframes[0];
+  const last = strip.keyframes.at(-1);
+  if (!first || !last) return { band, animation: null };
+  const duration = Math.max(last.t - first.t, 1);
+  const animation = track.animate(
+    strip.keyframes.map((k) => ({
+      transform: `translate3d(${px(-k.x)}, 0, 0)`,
+      offset: Math.min(Math.max((k.t - first.t) / duration, 0), 1),
+    })),
+    { duration, fill: 'both', easing: 'linear' },
+  );
+  // the document's time line counts from the page's time origin, as performance.now() does
+  animation.startTime = first.t;
+  return { band, animation };
+}
+
+/** A compositor for the scene canvases `canvasOf` finds: strips are shown right under the surface's canvas. */
+export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElement | undefined): Compositor {
+  const shown = new Map<number, { layer: HTMLDivElement; animations: Animation[] }>();
+
+  function hide(surface: number): void {
+    const entry = shown.get(surface);
+    if (!entry) return;
+    shown.delete(surface);
+    for (const animation of entry.animations) animation.cancel();
+    entry.layer.remove();
+  }
+
+  return {
+    preload(blob) {
+      imageOf(blob);
+    },
+    show(surface, strips) {
+      hide(surface);
+      const canvas = canvasOf(surface);
+      if (!canvas?.parentElement) return;
+      const layer = document.createElement('div');
+      layer.className = 'scene-strips';
+      Object.assign(layer.style, {
+        position: 'absolute',
+        left: px(canvas.offsetLeft),
+        top: px(canvas.offsetTop),
+        width: canvas.style.width,
+        height: canvas.style.height,
+        pointerEvents: 'none',
+      });
+      const animations: Animation[] = [];
+      for (const strip of strips) {
+        const { band, animation } = stripElement(strip);
+        layer.append(band);
+        if (animation) animations.push(animation);
+      }
+      canvas.before(layer);
+      shown.set(surface, { layer, animations });
+    },
+    hide,
+  };
+}
