@@ -2,8 +2,8 @@ import type { CompositedStrip } from '../../../scenes/runtime';
 import type { Compositor } from '../../../scenes/main-thread';
 
 /**
- * The page's side of composited strips, for the main-thread scene runtime: a reel's cards become images in
- * a row under the scene's canvas, moved by a Web Animation whose keyframes come from the scene's motion().
+ * The page's side of composited strips, for the main-thread scene runtime: a reel's cards become a row of
+ * images under the scene's canvas, moved by a Web Animation whose keyframes come from the scene's motion().
  * A transform animation runs on the compositor thread, so no script, style or layout runs per frame while
  * the reel spins; the canvas above keeps the marker and takes the cards back when the spin ends.
  */
@@ -53,22 +53,22 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
     height: px(strip.cardHeight),
     willChange: 'transform',
   });
+  // a card is a box with its image as background: one display item each (so the compositor rasterizes
+  // only the cards on a tile), and no load event a card as an <img> would fire
   for (const card of strip.cards) {
     const blob = strip.images[card.image];
     if (!blob) continue;
-    const image = document.createElement('img');
-    image.src = imageOf(blob).url;
-    image.alt = '';
-    image.draggable = false;
-    image.decoding = 'async';
-    Object.assign(image.style, {
+    const box = document.createElement('div');
+    Object.assign(box.style, {
       position: 'absolute',
       left: px(card.x),
       top: '0',
       width: px(strip.cardWidth),
       height: px(strip.cardHeight),
+      backgroundImage: `url("${imageOf(blob).url}")`,
+      backgroundSize: '100% 100%',
     });
-    track.append(image);
+    track.append(box);
   }
   band.append(track);
 
