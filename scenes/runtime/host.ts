@@ -38,8 +38,8 @@ export interface HostOptions {
   /** Decodes an image the runtime cannot decode itself (SVG in a worker): the app's main thread does it. */
   requestArt(url: string): Promise<ImageBitmap | null>;
   /**
-   * The page's compositor, where the host shares the page's thread: plays whose moving parts are strips of
-   * baked cards are handed to it, so the main thread runs nothing per frame while they spin.
+   * The page's compositor: plays whose moving parts are strips of baked cards are handed to it, so neither
+   * the page's main thread nor the runtime runs anything per frame while they spin.
    */
   compositor?: Compositor;
 }
@@ -48,9 +48,12 @@ export interface HostOptions {
 export interface Compositor {
   /** Gets an encoded strip image ready to show (decoded ahead of the play that shows it). */
   preload(image: Blob): void;
-  /** Shows a surface's strips under its canvas, keyframes on the page's time line (performance.now()). */
+  /**
+   * Shows a surface's strips under its canvas, keyframe times on the time line shared by the page and its
+   * workers (performance.timeOrigin + performance.now()).
+   */
   show(surface: number, strips: CompositedStrip[]): void;
-  /** Removes a surface's strips. */
+  /** Removes a surface's strips once the canvas shows what they showed. */
   hide(surface: number): void;
 }
 
@@ -195,6 +198,7 @@ export class SceneHost {
         return;
       case 'watch':
         surface.watch = message.progress;
+        if (surface.watch) this.uncomposite(surface);
         return;
       case 'unmount':
         this.unmount(surface);
@@ -311,20 +315,21 @@ export class SceneHost {
 
   /**
    * Hands a play's strips to the page's compositor when the scene has them and the clock runs in real
-   * time (the debug switcher's slowed, paused or scrubbed clock keeps drawing frames). One frame redraws
-   * the canvas without them; the next is drawn when the last keyframe has passed, and settles the play.
+   * time. The debug switcher's slowed, paused or scrubbed clock, and its frame graph (a watched surface:
+   * it times the runtime's own frames), keep the runtime drawing. One frame redraws the canvas without
+   * the strips; the next is drawn when the last keyframe has passed, and settles the play.
    */
   private composite(surface: Surface, scene: Scene): boolean {
     const { compositor } = this.options;
     const { clock } = surface;
-    if (!compositor || !scene.composite || clock.rate !== 1 || clock.isPaused) return false;
+    if (!compositor || !scene.composite || surface.watch || clock.rate !== 1 || clock.isPaused) return false;
     const strips = scene.composite(true);
     const end = Math.max(...strips.flatMap((strip) => strip.keyframes.map((k) => k.t)));
     if (strips.length === 0 || !Number.isFinite(end)) {
       if (strips.length > 0) scene.composite(false);
       return false;
     }
-    const offset = performance.now() - clock.now();
+    const offset = performance.timeOrigin + performance.now() - clock.now();
     compositor.show(
       surface.id,
       strips.map((strip) => ({

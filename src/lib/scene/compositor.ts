@@ -2,8 +2,8 @@ import type { CompositedStrip } from '../../../scenes/runtime';
 import type { Compositor } from '../../../scenes/main-thread';
 
 /**
- * The page's side of composited strips, for the main-thread scene runtime: a reel's cards become a row of
- * images under the scene's canvas, moved by a Web Animation whose keyframes come from the scene's motion().
+ * The page's side of composited strips, for the scene runtime on either thread: a reel's cards become a
+ * row of images under the scene's canvas, moved by a Web Animation whose keyframes come from the scene's motion().
  * A transform animation runs on the compositor thread, so no script, style or layout runs per frame while
  * the reel spins; the canvas above keeps the marker and takes the cards back when the spin ends.
  */
@@ -83,16 +83,33 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
     })),
     { duration, fill: 'both', easing: 'linear' },
   );
-  // the document's time line counts from the page's time origin, as performance.now() does
-  animation.startTime = first.t;
+  // keyframe times are on the shared time line; the document's counts from the page's time origin
+  animation.startTime = first.t - performance.timeOrigin;
   return { band, animation };
 }
 
 /** A compositor for the scene canvases `canvasOf` finds: strips are shown right under the surface's canvas. */
-export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElement | undefined): Compositor {
-  const shown = new Map<number, { layer: HTMLDivElement; animations: Animation[] }>();
+export interface PageCompositor extends Compositor {
+  /** Removes a surface's strips after `delayMs` (a worker's canvas frame may reach the screen a bit later). */
+  hide(surface: number, delayMs?: number): void;
+}
 
-  function hide(surface: number): void {
+export function createCompositor(
+  canvasOf: (surface: number) => HTMLCanvasElement | undefined,
+): PageCompositor {
+  const shown = new Map<number, { layer: HTMLDivElement; animations: Animation[] }>();
+  const hiding = new Map<number, ReturnType<typeof setTimeout>>();
+
+  function hide(surface: number, delayMs = 0): void {
+    clearTimeout(hiding.get(surface));
+    hiding.delete(surface);
+    if (delayMs > 0) {
+      hiding.set(
+        surface,
+        setTimeout(() => hide(surface), delayMs),
+      );
+      return;
+    }
     const entry = shown.get(surface);
     if (!entry) return;
     shown.delete(surface);
