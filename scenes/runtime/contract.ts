@@ -34,8 +34,8 @@ export interface SceneContext {
   /** The spin is over; `result` says where it landed. Flushes pending ticks first. */
   settled(result: SettledResult): void;
   /**
-   * Whether the runtime can hand strips to the page's compositor: a scene that implements composite() then
-   * makes its strip images with stripImages() while it prepares.
+   * Whether the page's compositor can move a strip by itself (the main-thread runtime): a scene that
+   * implements composite() then bakes its strip images with stripImages() while it prepares.
    */
   readonly composited: boolean;
   /**
@@ -46,9 +46,9 @@ export interface SceneContext {
 }
 
 /**
- * A band of the surface that only scrolls during a play (a reel): the page's compositor moves it from
- * keyframes, so no script runs per frame, on the page or in the runtime, while it spins. Coordinates are
- * the surface's CSS px; track x is the scroll: track point x sits at the band's left edge.
+ * A band of the surface that only scrolls during a play (a reel): where the main thread draws the scenes,
+ * the page's compositor moves it from keyframes, so no script runs per frame while it spins. Coordinates
+ * are the surface's CSS px; track x is the scroll: track point x sits at the band's left edge.
  */
 export interface CompositedStrip {
   /** The band on the surface. */

@@ -38,8 +38,8 @@ export interface HostOptions {
   /** Decodes an image the runtime cannot decode itself (SVG in a worker): the app's main thread does it. */
   requestArt(url: string): Promise<ImageBitmap | null>;
   /**
-   * The page's compositor: plays whose moving parts are strips of baked cards are handed to it, so neither
-   * the page's main thread nor the runtime runs anything per frame while they spin.
+   * The page's compositor, where the host shares the page's thread: plays whose moving parts are strips of
+   * baked cards are handed to it, so the main thread runs nothing per frame while they spin.
    */
   compositor?: Compositor;
 }
@@ -48,12 +48,9 @@ export interface HostOptions {
 export interface Compositor {
   /** Gets an encoded strip image ready to show (decoded ahead of the play that shows it). */
   preload(image: Blob): void;
-  /**
-   * Shows a surface's strips under its canvas, keyframe times on the time line shared by the page and its
-   * workers (performance.timeOrigin + performance.now()).
-   */
+  /** Shows a surface's strips under its canvas, keyframes on the page's time line (performance.now()). */
   show(surface: number, strips: CompositedStrip[]): void;
-  /** Removes a surface's strips once the canvas shows what they showed. */
+  /** Removes a surface's strips. */
   hide(surface: number): void;
 }
 
@@ -329,7 +326,7 @@ export class SceneHost {
       if (strips.length > 0) scene.composite(false);
       return false;
     }
-    const offset = performance.timeOrigin + performance.now() - clock.now();
+    const offset = performance.now() - clock.now();
     compositor.show(
       surface.id,
       strips.map((strip) => ({

@@ -1,5 +1,5 @@
 import type { RendererChoice } from '../shared/renderer.ts';
-import type { CompositedStrip, SceneId, SceneSize, SettledResult } from './contract.ts';
+import type { SceneId, SceneSize, SettledResult } from './contract.ts';
 
 /**
  * Messages between the app (main thread) and the scene runtime (a worker, or the main-thread fallback with
@@ -64,9 +64,5 @@ export interface RuntimeStats {
 
 export type FromRuntime =
   | { type: 'events'; surface: number; events: SceneEvent[]; frames: number }
-  /** The page's compositor (see Compositor in host.ts): an image to decode ahead, strips to show or remove. */
-  | { type: 'strip-image'; image: Blob }
-  | { type: 'strips'; surface: number; strips: CompositedStrip[] }
-  | { type: 'strips-hide'; surface: number }
   | { type: 'art-request'; url: string }
   | { type: 'stats'; request: number; stats: RuntimeStats };

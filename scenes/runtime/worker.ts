@@ -14,12 +14,6 @@ const pendingArt = new Map<string, (bitmap: ImageBitmap | null) => void>();
 
 const host = new SceneHost({
   post: (message: FromRuntime) => scope.postMessage(message),
-  // spins that only scroll baked cards run on the page's compositor: this worker draws nothing meanwhile
-  compositor: {
-    preload: (image) => scope.postMessage({ type: 'strip-image', image } satisfies FromRuntime),
-    show: (surface, strips) => scope.postMessage({ type: 'strips', surface, strips } satisfies FromRuntime),
-    hide: (surface) => scope.postMessage({ type: 'strips-hide', surface } satisfies FromRuntime),
-  },
   requestArt: (url) =>
     new Promise((resolve) => {
       pendingArt.set(url, resolve);

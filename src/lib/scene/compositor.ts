@@ -2,8 +2,8 @@ import type { CompositedStrip } from '../../../scenes/runtime';
 import type { Compositor } from '../../../scenes/main-thread';
 
 /**
- * The page's side of composited strips, for the scene runtime on either thread: a reel's cards become a
- * row of images under the scene's canvas, moved by a Web Animation whose keyframes come from the scene's motion().
+ * The page's side of composited strips, for the main-thread scene runtime: a reel's cards become a row of
+ * images under the scene's canvas, moved by a Web Animation whose keyframes come from the scene's motion().
  * A transform animation runs on the compositor thread, so no script, style or layout runs per frame while
  * the reel spins; the canvas above keeps the marker and takes the cards back when the spin ends.
  */
@@ -24,6 +24,9 @@ function imageOf(blob: Blob): { url: string; image: HTMLImageElement } {
   }
   return known;
 }
+
+/** Cards drawn by one element of a strip. */
+const CARDS_A_BOX = 6;
 
 function px(value: number): string {
   return `${Math.round(value * 100) / 100}px`;
@@ -53,20 +56,27 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
     height: px(strip.cardHeight),
     willChange: 'transform',
   });
-  // a card is a box with its image as background: one display item each (so the compositor rasterizes
-  // only the cards on a tile), and no load event a card as an <img> would fire
-  for (const card of strip.cards) {
+  // cards go in boxes of a few, each card a background layer of its box: few elements to style and lay
+  // out as the spin starts, no load event a card (as an <img> would fire), and each box one display item
+  // small enough that the compositor rasterizes only the cards near a tile
+  const shown = strip.cards.flatMap((card) => {
     const blob = strip.images[card.image];
-    if (!blob) continue;
+    return blob ? [{ url: imageOf(blob).url, x: card.x }] : [];
+  });
+  for (let from = 0; from < shown.length; from += CARDS_A_BOX) {
+    const cards = shown.slice(from, from + CARDS_A_BOX);
+    const left = cards[0]!.x;
     const box = document.createElement('div');
     Object.assign(box.style, {
       position: 'absolute',
-      left: px(card.x),
+      left: px(left),
       top: '0',
-      width: px(strip.cardWidth),
+      width: px(cards.at(-1)!.x + strip.cardWidth - left),
       height: px(strip.cardHeight),
-      backgroundImage: `url("${imageOf(blob).url}")`,
-      backgroundSize: '100% 100%',
+      backgroundImage: cards.map((card) => `url("${card.url}")`).join(', '),
+      backgroundPosition: cards.map((card) => `${px(card.x - left)} 0`).join(', '),
+      backgroundSize: `${px(strip.cardWidth)} ${px(strip.cardHeight)}`,
+      backgroundRepeat: 'no-repeat',
     });
     track.append(box);
   }
@@ -83,33 +93,16 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
     })),
     { duration, fill: 'both', easing: 'linear' },
   );
-  // keyframe times are on the shared time line; the document's counts from the page's time origin
-  animation.startTime = first.t - performance.timeOrigin;
+  // the document's time line counts from the page's time origin, as performance.now() does
+  animation.startTime = first.t;
   return { band, animation };
 }
 
 /** A compositor for the scene canvases `canvasOf` finds: strips are shown right under the surface's canvas. */
-export interface PageCompositor extends Compositor {
-  /** Removes a surface's strips after `delayMs` (a worker's canvas frame may reach the screen a bit later). */
-  hide(surface: number, delayMs?: number): void;
-}
-
-export function createCompositor(
-  canvasOf: (surface: number) => HTMLCanvasElement | undefined,
-): PageCompositor {
+export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElement | undefined): Compositor {
   const shown = new Map<number, { layer: HTMLDivElement; animations: Animation[] }>();
-  const hiding = new Map<number, ReturnType<typeof setTimeout>>();
 
-  function hide(surface: number, delayMs = 0): void {
-    clearTimeout(hiding.get(surface));
-    hiding.delete(surface);
-    if (delayMs > 0) {
-      hiding.set(
-        surface,
-        setTimeout(() => hide(surface), delayMs),
-      );
-      return;
-    }
+  function hide(surface: number): void {
     const entry = shown.get(surface);
     if (!entry) return;
     shown.delete(surface);

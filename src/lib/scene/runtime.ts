@@ -46,14 +46,8 @@ let eventMessages = 0;
 let nextSurface = 1;
 let nextRequest = 1;
 const listeners = new Map<number, (events: SceneEvent[]) => void>();
-/** The scene canvases (a worker's placeholders too), by surface: composited strips are shown under them. */
+/** The main-thread path's canvases, by surface: composited strips are shown under them. */
 const canvases = new Map<number, HTMLCanvasElement>();
-const compositor = createCompositor((surface) => canvases.get(surface));
-/**
- * A worker's canvas frame and its message to remove the strips race to the screen: the strips stay this long
- * after the landing is drawn (both show the same still picture meanwhile), ms.
- */
-const WORKER_HIDE_DELAY_MS = 100;
 const statsRequests = new Map<number, (stats: RuntimeStats) => void>();
 /** Where the last spins landed, as the runtime reported them (newest last, a few kept). */
 const settledLog: SettledResult[] = [];
@@ -107,12 +101,6 @@ function receive(message: FromRuntime): void {
       if (settledLog.length > SETTLED_KEPT) settledLog.shift();
     }
     listeners.get(message.surface)?.(message.events);
-  } else if (message.type === 'strip-image') {
-    compositor.preload(message.image);
-  } else if (message.type === 'strips') {
-    compositor.show(message.surface, message.strips);
-  } else if (message.type === 'strips-hide') {
-    compositor.hide(message.surface, WORKER_HIDE_DELAY_MS);
   } else if (message.type === 'art-request') {
     void decodeArt(message.url).then((bitmap) =>
       connect().send({ type: 'art', url: message.url, bitmap }, bitmap ? [bitmap] : []),
@@ -138,7 +126,7 @@ function connectMain(): Connection {
     const pendingArt = new Map<string, Promise<ImageBitmap | null>>();
     const host = new SceneHost({
       post: receive,
-      compositor,
+      compositor: createCompositor((surface) => canvases.get(surface)),
       requestArt: (url) => {
         let art = pendingArt.get(url);
         if (!art) pendingArt.set(url, (art = decodeArt(url)));
@@ -203,11 +191,11 @@ export function openSurface(
   const runtime = connect();
   const surface = nextSurface++;
   listeners.set(surface, onEvents);
-  canvases.set(surface, canvas);
   if (mode === 'worker') {
     const offscreen = canvas.transferControlToOffscreen();
     runtime.send({ type: 'mount', surface, scene, canvas: offscreen, size, renderer }, [offscreen]);
   } else {
+    canvases.set(surface, canvas);
     runtime.send({ type: 'mount', surface, scene, canvas, size, renderer });
   }
   return {
@@ -220,7 +208,6 @@ export function openSurface(
     close() {
       listeners.delete(surface);
       canvases.delete(surface);
-      compositor.hide(surface);
       setPlaying(surface, false);
       runtime.send({ type: 'unmount', surface });
     },
