@@ -1,4 +1,8 @@
 import { DOMAdapter, type RendererPreference } from 'pixi.js';
+import { releaseDestroyedCanvasGraphics } from './canvas-graphics.ts';
+
+// before any renderer exists: see canvas-graphics.ts
+releaseDestroyedCanvasGraphics();
 
 /**
  * Which renderer a scene asks for. Pixi falls back through the others in order (webgl, webgpu, canvas) when

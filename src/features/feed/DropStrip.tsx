@@ -4,13 +4,22 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { DropEvent } from '../../../contract/feed.ts';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { useCatalogueTexts, type CatalogueTexts } from '../../state/catalogue-texts';
 import { dropKey, feedStatusAtom, shownDropsAtom } from '../../state/feed';
 import './feed.css';
-import { useCatalogueTexts } from '../../state/catalogue-texts';
 
-/** One drop. Memoized: a new drop renders one new card, the others stay as they are. */
-const DropCard = memo(function DropCard({ drop }: { drop: DropEvent }) {
-  const { itemName, caseName } = useCatalogueTexts();
+/**
+ * One drop. Memoized: a new drop renders one new card, the others stay as they are. The texts come from the
+ * strip (the same object until the language or the catalogue changes), so the up to 30 cards on screen do
+ * not each subscribe to the language and the catalogue.
+ */
+const DropCard = memo(function DropCard({
+  drop,
+  texts: { itemName, caseName },
+}: {
+  drop: DropEvent;
+  texts: CatalogueTexts;
+}) {
   return (
     <li className="drop-card" data-testid="drop-card" data-drop-id={drop.id}>
       <Link
@@ -37,6 +46,7 @@ export function DropStrip() {
   const { t } = useTranslation();
   const drops = useAtomValue(shownDropsAtom);
   const status = useAtomValue(feedStatusAtom);
+  const texts = useCatalogueTexts();
   return (
     <section className="drop-feed" aria-label={t('feed.title')} data-testid="drop-feed" data-status={status}>
       <span className="drop-feed__live">
@@ -46,7 +56,7 @@ export function DropStrip() {
       {drops.length > 0 ? (
         <ol className="drop-feed__list">
           {drops.map((drop) => (
-            <DropCard key={dropKey(drop)} drop={drop} />
+            <DropCard key={dropKey(drop)} drop={drop} texts={texts} />
           ))}
         </ol>
       ) : (
