@@ -7,25 +7,28 @@ import { atTimes, spacedTimes } from './schedule';
  * a client too old for them, every call is a no-op.
  */
 
-/** Telegram's platforms that run on a phone, with a haptic engine. */
-const HAPTIC_PLATFORMS: ReadonlySet<string> = new Set(['android', 'android_x', 'ios']);
+/** Telegram's platforms that run on a phone: a haptic engine, and the swipe down that minimizes the app. */
+const PHONE_PLATFORMS: ReadonlySet<string> = new Set(['android', 'android_x', 'ios']);
 
-let engine: boolean | undefined;
+let phone: boolean | undefined;
 
 /**
- * Whether this client can vibrate. Elsewhere a haptic would only cross the bridge to a client that drops
- * it: a spin's tick haptics would be main-thread work for nothing.
+ * Whether this client is Telegram on a phone. Elsewhere a haptic or a swipe setting would only cross the
+ * bridge to a client that drops it: a spin's tick haptics would be main-thread work for nothing.
  */
-function hasHapticEngine(): boolean {
-  if (engine === undefined) {
+function onPhone(): boolean {
+  if (phone === undefined) {
     try {
-      engine = HAPTIC_PLATFORMS.has(retrieveLaunchParams().tgWebAppPlatform);
+      phone = PHONE_PLATFORMS.has(retrieveLaunchParams().tgWebAppPlatform);
     } catch {
-      engine = false;
+      phone = false;
     }
   }
-  return engine;
+  return phone;
 }
+
+/** Whether this client can vibrate. */
+const hasHapticEngine = onPhone;
 
 /** The shortest gap between two selection haptics, ms: the Taptic engine blurs faster pulses. */
 const SELECTION_MIN_GAP_MS = 70;
@@ -80,12 +83,23 @@ export function hapticImpact(style: 'light' | 'medium' | 'heavy' = 'light'): voi
 }
 
 function mountSwipeBehavior(): boolean {
+  // only a phone's client minimizes the app on a swipe down: elsewhere there is nothing to turn off, and
+  // mounting the SDK's swipe component (it reads the launch data, writes session storage) is work for nothing
+  if (!onPhone()) return false;
   try {
     if (!swipeBehavior.isMounted()) swipeBehavior.mount.ifAvailable();
     return swipeBehavior.isMounted();
   } catch {
     return false;
   }
+}
+
+/**
+ * Readies the swipe lock ahead (a screen that will lock swipes calls it when it mounts), so that locking
+ * them as a spin starts is one message to the client, not the SDK component's mount as well.
+ */
+export function prepareVerticalSwipeLock(): void {
+  mountSwipeBehavior();
 }
 
 /**

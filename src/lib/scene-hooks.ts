@@ -4,8 +4,18 @@ import { useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
+/**
+ * The media query, made once: React reads the snapshot on every render of a scene's screen (a phase edge
+ * included), and a matchMedia call each time was a measurable part of that render on a slow phone.
+ */
+let reducedMotionQuery: MediaQueryList | null | undefined;
+function reducedMotion(): MediaQueryList | null {
+  if (reducedMotionQuery === undefined) reducedMotionQuery = window.matchMedia?.(REDUCED_MOTION) ?? null;
+  return reducedMotionQuery;
+}
+
 function subscribeReducedMotion(onChange: () => void): () => void {
-  const query = window.matchMedia?.(REDUCED_MOTION);
+  const query = reducedMotion();
   query?.addEventListener('change', onChange);
   return () => query?.removeEventListener('change', onChange);
 }
@@ -14,7 +24,7 @@ function subscribeReducedMotion(onChange: () => void): () => void {
 export function usePrefersReducedMotion(): boolean {
   return useSyncExternalStore(
     subscribeReducedMotion,
-    () => window.matchMedia?.(REDUCED_MOTION).matches ?? false,
+    () => reducedMotion()?.matches ?? false,
     () => false,
   );
 }

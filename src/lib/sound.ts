@@ -134,6 +134,32 @@ export function playTick(now: number = performance.now()): boolean {
 }
 
 /**
+ * One buffer holding the tick at each of `starts` (audio-clock seconds, ascending), from the first: a spin's
+ * ticks play as one source started once. A source node per tick cost a long main-thread task as the reels
+ * started (each node made, connected and started there), and each one's end was handled there again.
+ */
+function tickTrack(context: AudioContext, tick: AudioBuffer, starts: readonly number[]): AudioBuffer | null {
+  const first = starts[0];
+  const last = starts.at(-1);
+  if (first === undefined || last === undefined) return null;
+  const rate = tick.sampleRate;
+  const offsets = starts.map((when) => Math.round((when - first) * rate));
+  const track = context.createBuffer(tick.numberOfChannels, offsets.at(-1)! + tick.length, rate);
+  for (let channel = 0; channel < tick.numberOfChannels; channel++) {
+    const sound = tick.getChannelData(channel);
+    const out = track.getChannelData(channel);
+    let end = 0;
+    for (const offset of offsets) {
+      if (offset >= end) out.set(sound, offset);
+      // ticks closer than the tick is long overlap: mixed, as separate sources would be
+      else for (let i = 0; i < sound.length; i++) out[offset + i] = out[offset + i]! + sound[i]!;
+      end = offset + sound.length;
+    }
+  }
+  return track;
+}
+
+/**
  * The tick at each of `times` (performance.now() values: a spin's crossings, known when it starts), spaced
  * like playTick, started ahead on the audio clock so that nothing runs on this thread while they play.
  * Returns a function that silences the ones still to come.
@@ -151,23 +177,23 @@ export function scheduleTicks(times: readonly number[]): () => void {
       cancel = atTimes(spaced, () => playSound('tick'));
       return;
     }
+    const audioNow = context.currentTime;
+    const pageNow = performance.now();
+    const starts = spaced.map((at) => audioNow + (at - pageNow) / 1000).filter((when) => when >= audioNow);
+    const track = tickTrack(context, buffer, starts);
+    if (!track) return;
     const gain = context.createGain();
     gain.gain.value = SOURCES.tick.volume;
     gain.connect(Howler.masterGain);
-    const audioNow = context.currentTime;
-    const pageNow = performance.now();
-    const nodes: AudioBufferSourceNode[] = [];
-    for (const at of spaced) {
-      const when = audioNow + (at - pageNow) / 1000;
-      if (when < audioNow) continue;
-      const node = context.createBufferSource();
-      node.buffer = buffer;
-      node.connect(gain);
-      node.start(when);
-      nodes.push(node);
-    }
+    const node = context.createBufferSource();
+    node.buffer = track;
+    node.connect(gain);
+    // building the track took a moment: a first tick already due starts where the audio clock is, so the
+    // ticks after it keep their times
+    const first = starts[0]!;
+    node.start(first, Math.max(context.currentTime - first, 0));
     cancel = () => {
-      for (const node of nodes) node.stop();
+      node.stop();
       gain.disconnect();
     };
   });

@@ -77,6 +77,9 @@ export const meAtom = atomWithQuery(() => ({
 const balanceAtom = atomWithQuery((get) => ({
   ...balanceQuery,
   refetchInterval: get(scenePlayingAtom) ? false : BALANCE_REFRESH_MS,
+  // only the balance itself is read (balanceValueAtom): a poll's fetching and done states, and a poll that
+  // brings the same balance, wake no subscriber (no atom write, no notification task)
+  notifyOnChangeProps: ['data'],
 }));
 
 /**

@@ -1,4 +1,5 @@
 import { useAtomValue } from 'jotai';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { WalletSlot } from '../../features/wallet/WalletSlot';
@@ -14,11 +15,36 @@ interface HeaderProps {
   onBack: () => void;
 }
 
-export function Header({ showBack, onBack }: HeaderProps) {
+/**
+ * The balance link. It reads the balance itself, so a new balance (an opening's answer, a poll that brings a
+ * change) renders this link alone, not the header's user link, avatar and wallet slot.
+ */
+function HeaderBalance() {
+  const { t } = useTranslation();
+  const user = useAtomValue(meAtom).data;
+  const balance = useAtomValue(balanceValueAtom) ?? user?.balance;
+  return (
+    <Link to="/profile" className="header__balance">
+      <TonIcon size={18} />
+      {balance === undefined ? (
+        <span className="skeleton header__balance-skeleton" />
+      ) : (
+        <span className="header__amount" data-testid="header-balance">
+          {formatBalance(balance)}
+        </span>
+      )}
+      <span className="visually-hidden">
+        {balance === undefined ? t('header.balance') : ` ${t('common.ton')}, ${t('header.balanceWord')}`}
+      </span>
+    </Link>
+  );
+}
+
+/** The header: back button, the player (to the profile), the balance, the wallet. Memoized: its props rarely change. */
+export const Header = memo(function Header({ showBack, onBack }: HeaderProps) {
   const { t } = useTranslation();
   const me = useAtomValue(meAtom);
   const user = me.data;
-  const balance = useAtomValue(balanceValueAtom) ?? user?.balance;
 
   return (
     <header className="header">
@@ -52,23 +78,11 @@ export function Header({ showBack, onBack }: HeaderProps) {
             </>
           )}
         </Link>
-        <Link to="/profile" className="header__balance">
-          <TonIcon size={18} />
-          {balance === undefined ? (
-            <span className="skeleton header__balance-skeleton" />
-          ) : (
-            <span className="header__amount" data-testid="header-balance">
-              {formatBalance(balance)}
-            </span>
-          )}
-          <span className="visually-hidden">
-            {balance === undefined ? t('header.balance') : ` ${t('common.ton')}, ${t('header.balanceWord')}`}
-          </span>
-        </Link>
+        <HeaderBalance />
         <div className="header__wallet" data-testid="wallet-slot">
           <WalletSlot />
         </div>
       </div>
     </header>
   );
-}
+});

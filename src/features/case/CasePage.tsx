@@ -1,8 +1,9 @@
-import { useAtomValue } from 'jotai';
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { useAtomValue, type Atom } from 'jotai';
+import { memo, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Case } from '../../../contract/cases.ts';
+import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
 import { apiErrorBody, errorStatus } from '../../api';
 import { formatTon } from '../../lib/format';
 import { sceneArtUrl } from '../../lib/scene/art';
@@ -18,7 +19,7 @@ import { CaseItems } from './CaseItems';
 import { COUNTS, canAfford, rouletteItems, totalPrice, type OpenCount } from './model';
 import { RouletteStage } from './RouletteStage';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
-import { useCaseOpening } from './useCaseOpening';
+import { useCaseOpening, type CaseOpening } from './useCaseOpening';
 import { WinScreen } from './WinScreen';
 import './case.css';
 
@@ -66,12 +67,178 @@ function BoltIcon() {
   );
 }
 
-function CaseOpenScreen({ box }: { box: Case }) {
+/**
+ * The case art, or the roulette while a normal open runs. Its props change at the tap and when the win
+ * screen closes, not when the answer comes: the reels start from the reels atom, not from a render here.
+ */
+const CaseHero = memo(function CaseHero({
+  imageUrl,
+  pieces,
+  reels,
+  count,
+  showStage,
+  hasItems,
+  onDone,
+}: {
+  imageUrl: string;
+  pieces: readonly RouletteItem[];
+  reels: Atom<readonly RouletteReel[]>;
+  count: number;
+  showStage: boolean;
+  hasItems: boolean;
+  onDone: () => void;
+}) {
+  return (
+    <div className="case-hero" data-stage={showStage || undefined}>
+      {!showStage && (
+        <div className="case-hero__art">
+          <span className="case-hero__halo" aria-hidden="true" />
+          <ArtImage src={imageUrl} />
+        </div>
+      )}
+      {hasItems && (
+        <RouletteStage pieces={pieces} reels={reels} count={count} shown={showStage} onDone={onDone} />
+      )}
+    </div>
+  );
+});
+
+/** The case's name, price and description, and the sound switch: nothing here changes with an opening. */
+const CaseHead = memo(function CaseHead({ box }: { box: Case }) {
+  const texts = useCatalogueTexts();
+  const description = texts.caseDescription(box);
+  return (
+    <>
+      <div className="case-head">
+        <h1 className="screen__title case-head__name" data-testid="case-name">
+          {texts.caseName(box)}
+        </h1>
+        <span className="case-head__price" data-testid="case-price">
+          <TonIcon size={16} />
+          {formatTon(box.price, 2)}
+        </span>
+        <SoundToggle />
+      </div>
+      {description && <p className="case-head__description">{description}</p>}
+    </>
+  );
+});
+
+interface CaseControlsProps {
+  box: Case;
+  count: OpenCount;
+  onCount: (count: OpenCount) => void;
+  phase: CaseOpening['state']['phase'];
+  mode: CaseOpening['state']['mode'];
+  onOpen: () => void;
+  onQuickOpen: () => void;
+}
+
+/**
+ * The count and the opening buttons (or what is missing to afford them). The balance is read here, so a
+ * new balance (the opening's answer, a poll that brings a change) renders these controls, not the page.
+ */
+function CaseControls({ box, count, onCount, phase, mode, onOpen, onQuickOpen }: CaseControlsProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const balance = useAtomValue(balanceValueAtom);
   const { data: me } = useAtomValue(meAtom);
   const shownBalance = balance ?? me?.balance;
+  const busy = phase !== 'idle';
+  const hasItems = box.items.length > 0;
+  const total = totalPrice(box.price, count);
+  const affordable = canAfford(shownBalance, box.price, count);
+
+  return (
+    <div className="case-controls">
+      <div className="case-count" role="group" aria-label={t('case.countLabel')}>
+        {COUNTS.map((n) => (
+          <button
+            key={n}
+            type="button"
+            className="case-count__option"
+            aria-pressed={count === n}
+            data-testid={`count-x${n}`}
+            disabled={busy}
+            onClick={() => {
+              if (n === count) return;
+              hapticSelection();
+              onCount(n);
+            }}
+          >
+            {t('case.count', { count: n })}
+          </button>
+        ))}
+      </div>
+
+      {!box.isActive ? (
+        <p className="case-notice" data-testid="case-unavailable">
+          {t('case.unavailable')}
+        </p>
+      ) : shownBalance === undefined ? (
+        <div className="case-actions" aria-hidden="true">
+          <span className="skeleton case-actions__skeleton" />
+        </div>
+      ) : affordable || busy ? (
+        <div className="case-actions">
+          <button
+            type="button"
+            className="open-button"
+            data-testid="open-button"
+            disabled={busy || !hasItems}
+            onClick={onOpen}
+          >
+            <span className="open-button__label">
+              {busy && mode === 'normal'
+                ? phase === 'spinning'
+                  ? t('case.spinning')
+                  : t('case.opening')
+                : t('case.open')}
+            </span>
+            <span className="open-button__price">
+              <TonIcon size={16} />
+              {formatTon(total, 2)}
+            </span>
+          </button>
+          <button
+            type="button"
+            className="quick-button"
+            data-testid="quick-open-button"
+            disabled={busy || !hasItems}
+            aria-busy={(busy && mode === 'quick') || undefined}
+            onClick={onQuickOpen}
+          >
+            <BoltIcon />
+            {/* the label stays while the request is out (it pulses): a longer one would not fit beside Open */}
+            <span className="quick-button__label">{t('case.quickOpen')}</span>
+          </button>
+        </div>
+      ) : (
+        <div className="not-enough" data-testid="not-enough-funds" role="status">
+          <div className="not-enough__text">
+            <strong>{t('case.notEnough')}</strong>
+            <span>{t('case.notEnoughText', { amount: formatTon(total, 2) })}</span>
+          </div>
+          <button
+            type="button"
+            className="button"
+            data-testid="deposit-button"
+            onClick={() => void navigate(DEPOSIT_PATH)}
+          >
+            {t('case.deposit')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The case page with its opening. A phase change renders this component and the controls; the hero, the
+ * head, the feed and the item list are memoized and keep their props through a spin.
+ */
+function CaseOpenScreen({ box }: { box: Case }) {
+  const { t } = useTranslation();
   const [count, setCount] = useState<OpenCount>(1);
   const opening = useCaseOpening(box.id, t('case.openError'));
   const { phase, mode, results, closing } = opening.state;
@@ -86,126 +253,34 @@ function CaseOpenScreen({ box }: { box: Case }) {
     () => rouletteItems(items).map((piece) => ({ ...piece, imageUrl: sceneArtUrl(piece.imageUrl) })),
     [items],
   );
-  const description = texts.caseDescription(box);
 
   const busy = phase !== 'idle';
-  const hasItems = box.items.length > 0;
-  const total = totalPrice(box.price, count);
-  const affordable = canAfford(shownBalance, box.price, count);
   const showStage = mode === 'normal' && (phase === 'opening' || phase === 'spinning');
+  const { open, quickOpen } = opening;
+  const onOpen = useCallback(() => open(count, pieces), [open, count, pieces]);
+  const onQuickOpen = useCallback(() => quickOpen(count), [quickOpen, count]);
 
   return (
     <section className="screen case-page" data-testid="case-page" data-phase={phase} aria-busy={busy}>
-      <div className="case-hero" data-stage={showStage || undefined}>
-        {!showStage && (
-          <div className="case-hero__art">
-            <span className="case-hero__halo" aria-hidden="true" />
-            <ArtImage src={box.imageUrl} />
-          </div>
-        )}
-        {hasItems && (
-          <RouletteStage
-            pieces={pieces}
-            reels={opening.reels}
-            count={busy ? opening.state.count : count}
-            shown={showStage}
-            onDone={opening.spinDone}
-          />
-        )}
-      </div>
-
-      <div className="case-head">
-        <h1 className="screen__title case-head__name" data-testid="case-name">
-          {texts.caseName(box)}
-        </h1>
-        <span className="case-head__price" data-testid="case-price">
-          <TonIcon size={16} />
-          {formatTon(box.price, 2)}
-        </span>
-        <SoundToggle />
-      </div>
-      {description && <p className="case-head__description">{description}</p>}
-
-      <div className="case-controls">
-        <div className="case-count" role="group" aria-label={t('case.countLabel')}>
-          {COUNTS.map((n) => (
-            <button
-              key={n}
-              type="button"
-              className="case-count__option"
-              aria-pressed={count === n}
-              data-testid={`count-x${n}`}
-              disabled={busy}
-              onClick={() => {
-                if (n === count) return;
-                hapticSelection();
-                setCount(n);
-              }}
-            >
-              {t('case.count', { count: n })}
-            </button>
-          ))}
-        </div>
-
-        {!box.isActive ? (
-          <p className="case-notice" data-testid="case-unavailable">
-            {t('case.unavailable')}
-          </p>
-        ) : shownBalance === undefined ? (
-          <div className="case-actions" aria-hidden="true">
-            <span className="skeleton case-actions__skeleton" />
-          </div>
-        ) : affordable || busy ? (
-          <div className="case-actions">
-            <button
-              type="button"
-              className="open-button"
-              data-testid="open-button"
-              disabled={busy || !hasItems}
-              onClick={() => opening.open(count, pieces)}
-            >
-              <span className="open-button__label">
-                {busy && mode === 'normal'
-                  ? phase === 'spinning'
-                    ? t('case.spinning')
-                    : t('case.opening')
-                  : t('case.open')}
-              </span>
-              <span className="open-button__price">
-                <TonIcon size={16} />
-                {formatTon(total, 2)}
-              </span>
-            </button>
-            <button
-              type="button"
-              className="quick-button"
-              data-testid="quick-open-button"
-              disabled={busy || !hasItems}
-              aria-busy={(busy && mode === 'quick') || undefined}
-              onClick={() => opening.quickOpen(count)}
-            >
-              <BoltIcon />
-              {/* the label stays while the request is out (it pulses): a longer one would not fit beside Open */}
-              <span className="quick-button__label">{t('case.quickOpen')}</span>
-            </button>
-          </div>
-        ) : (
-          <div className="not-enough" data-testid="not-enough-funds" role="status">
-            <div className="not-enough__text">
-              <strong>{t('case.notEnough')}</strong>
-              <span>{t('case.notEnoughText', { amount: formatTon(total, 2) })}</span>
-            </div>
-            <button
-              type="button"
-              className="button"
-              data-testid="deposit-button"
-              onClick={() => void navigate(DEPOSIT_PATH)}
-            >
-              {t('case.deposit')}
-            </button>
-          </div>
-        )}
-      </div>
+      <CaseHero
+        imageUrl={box.imageUrl}
+        pieces={pieces}
+        reels={opening.reels}
+        count={busy ? opening.state.count : count}
+        showStage={showStage}
+        hasItems={box.items.length > 0}
+        onDone={opening.spinDone}
+      />
+      <CaseHead box={box} />
+      <CaseControls
+        box={box}
+        count={count}
+        onCount={setCount}
+        phase={phase}
+        mode={mode}
+        onOpen={onOpen}
+        onQuickOpen={onQuickOpen}
+      />
 
       <StillDropFeed />
       <StillCaseItems items={items} />

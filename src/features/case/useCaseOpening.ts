@@ -3,7 +3,12 @@ import { startTransition, useCallback, useEffect, useRef, useState } from 'react
 import type { OpenResult } from '../../../contract/cases.ts';
 import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
 import { apiErrorText } from '../../lib/api-error';
-import { hapticImpact, hapticNotification, lockVerticalSwipes } from '../../lib/haptics';
+import {
+  hapticImpact,
+  hapticNotification,
+  lockVerticalSwipes,
+  prepareVerticalSwipeLock,
+} from '../../lib/haptics';
 import { playSound, preloadSounds, preloadSoundsIfAllowed } from '../../lib/sound';
 import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
 import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
@@ -95,6 +100,8 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
 
   // the roulette's ticks and the win sound load with the page (when it may start audio), not at the tap
   useEffect(preloadSoundsIfAllowed, []);
+  // and the swipe lock is readied with it, so that locking swipes as the reels start costs one message
+  useEffect(prepareVerticalSwipeLock, []);
 
   useEffect(() => {
     const pending = timers.current;
