@@ -1,4 +1,5 @@
 import { atom } from 'jotai';
+import { selectAtom } from 'jotai/utils';
 import type { User } from '../../contract/auth.ts';
 import type { DropEvent } from '../../contract/feed.ts';
 import { API_BASE } from '../api';
@@ -67,8 +68,7 @@ interface HeldDrops {
 }
 const heldDropsAtom = atom<HeldDrops>({ ids: new Set<string>(), names: [] });
 
-/** The drops on screen: the 30 newest, without the player's own drops held back. */
-export const shownDropsAtom = atom((get) => {
+const shownDropsListAtom = atom((get) => {
   const kept = get(keptDropsAtom);
   const held = get(heldDropsAtom);
   if (held.ids.size === 0 && held.names.length === 0) return kept.slice(0, FEED_SHOWN);
@@ -76,6 +76,17 @@ export const shownDropsAtom = atom((get) => {
     .filter((drop) => !held.ids.has(drop.id) && !held.names.includes(drop.user.username))
     .slice(0, FEED_SHOWN);
 });
+
+/**
+ * The drops on screen: the 30 newest, without the player's own drops held back. The same array while the
+ * same drops show: holding the player's drops at the tap and the answer, when none of theirs is on screen,
+ * renders nothing.
+ */
+export const shownDropsAtom = selectAtom(
+  shownDropsListAtom,
+  (drops) => drops,
+  (a, b) => a.length === b.length && a.every((drop, i) => drop === b[i]),
+);
 
 /** The name the feed shows for a player: '@' + username, or the first name (as the server builds it). */
 function feedName(user: Pick<User, 'username' | 'firstName'>): string {
