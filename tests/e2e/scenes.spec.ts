@@ -171,3 +171,33 @@ test('the case list loads no Pixi; touching a case card starts the runtime', asy
   await page.getByTestId('case-card').first().dispatchEvent('pointerdown');
   await expect.poll(() => scripts.some((path) => /worker/.test(path))).toBe(true);
 });
+
+test('main path: a resize mid-spin takes the reels back from the compositor and they still land on the server items', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await english(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/case/starter?scenes=main');
+  await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(1);
+  await expect.poll(async () => (await stats(page)).frames, { timeout: 30_000 }).toBeGreaterThan(0);
+
+  await page.getByTestId('count-x3').click();
+  const answer = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/cases/open-multiple' && r.request().method() === 'POST',
+  );
+  await page.getByTestId('open-button').click();
+  const { results } = (await (await answer).json()) as { results: ApiResult[] };
+  const strips = page.locator('.scene-strip');
+  await expect(strips).toHaveCount(3);
+  // mid-spin, the webview grows (Telegram expanding the app): the runtime draws the rest of the spin itself
+  await page.waitForTimeout(1_000);
+  await page.setViewportSize({ width: 430, height: 900 });
+  await expect(strips).toHaveCount(0);
+  expect(await framesOver(page, 1_000)).toBeGreaterThan(10);
+
+  await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 60_000 });
+  const landed = (await page.evaluate(() => window.__scenes!.settled.at(-1))) as Landed;
+  expect(landed.reels!.map((reel) => reel.itemId)).toEqual(results.map((result) => result.item.id));
+  await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+});
