@@ -117,7 +117,12 @@ for (const mode of ['worker', 'main'] as const) {
       page.evaluate(() =>
         document
           .getAnimations()
+          // the strips' scrolls (the stage's 250 ms entrance may still be running as they start)
           .filter((animation) => animation.playState === 'running')
+          .filter((animation) => {
+            const target = (animation.effect as KeyframeEffect | null)?.target;
+            return target instanceof Element && target.closest('.scene-strip') !== null;
+          })
           .map((animation) => Number(animation.currentTime ?? -1)),
       );
     const scrollsBefore = await scrolls();
