@@ -34,13 +34,9 @@ export interface SceneContext {
   /** The spin is over; `result` says where it landed. Flushes pending ticks first. */
   settled(result: SettledResult): void;
   /**
-   * Whether the page's compositor can move a strip by itself (the main-thread runtime): a scene that
-   * implements composite() then bakes its strip images with stripImages() while it prepares.
-   */
-  readonly composited: boolean;
-  /**
-   * Card textures as encoded images for composited strips, one per texture (null where one cannot be
-   * read), made once per texture and handed to the page ahead of any play. Empty when not composited.
+   * Card textures as encoded images for composited strips (a scene that implements composite() asks while
+   * it prepares), one per texture (null where one cannot be read), made once per texture and handed to the
+   * page ahead of any play. Empty where the runtime has no compositor (the worker).
    */
   stripImages(textures: readonly Texture[]): Promise<(Blob | null)[]>;
 }

@@ -284,7 +284,6 @@ export class SceneHost {
         emit({ type: 'settled', result });
         flush();
       },
-      composited: this.options.compositor !== undefined,
       stripImages: (textures) => this.stripImages(renderer, textures),
     };
   }
