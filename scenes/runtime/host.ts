@@ -333,15 +333,8 @@ export class SceneHost {
         keyframes: strip.keyframes.map((k) => ({ t: k.t + offset, x: k.x })),
       })),
     );
-    surface.composited = setTimeout(
-      () => {
-        surface.composited = null;
-        surface.scene?.composite?.(false);
-        surface.hideStrips = true;
-        this.animate(surface);
-      },
-      Math.max(end - clock.now(), 0),
-    );
+    // the last keyframe has passed: take the strips back, as a change mid-spin does
+    surface.composited = setTimeout(() => this.uncomposite(surface), Math.max(end - clock.now(), 0));
     surface.hideStrips = false;
     this.invalidate(surface);
     return true;

@@ -120,10 +120,11 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
       if (!canvas?.parentElement) return;
       const layer = document.createElement('div');
       layer.className = 'scene-strips';
+      // SceneView's box holds only the canvas, at its top left: no layout read as the spin starts
       Object.assign(layer.style, {
         position: 'absolute',
-        left: px(canvas.offsetLeft),
-        top: px(canvas.offsetTop),
+        left: '0',
+        top: '0',
         width: canvas.style.width,
         height: canvas.style.height,
         pointerEvents: 'none',
