@@ -1,5 +1,5 @@
 // The operator's command line: npm run admin -- withdrawals list|complete <id>|fail <id>, catalogue reload (see server/admin-cli.ts).
-import { loadConfig } from '../server/config.ts';
+import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { ADMIN_USAGE, runAdmin } from '../server/admin-cli.ts';
 
 const args = process.argv.slice(2);
@@ -8,7 +8,15 @@ if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
   process.exit(args.length === 0 ? 2 : 0);
 }
 
-const code = await runAdmin(args, loadConfig(), {
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+const code = await runAdmin(args, config, {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 });

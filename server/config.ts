@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Address } from '@ton/core';
-import { tryParseTon } from '../contract/money.ts';
+import { formatTon, NANO_PER_TON, tryParseTon } from '../contract/money.ts';
 
 /** Server configuration, read from environment variables with safe defaults (see README for the table). */
 export interface Config {
@@ -23,8 +23,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Share of a case's price returned as expected value of its drops. */
   rtp: number;
-  /** Starting balance of the demo user, in TON. */
-  demoBalanceTon: number;
+  /** Starting balance of the demo user, in nanoTON (DEMO_BALANCE_TON: an exact TON amount). */
+  demoBalanceNano: bigint;
   /** Upgrade odds at x1 (spec §9: 0.39); a roll succeeds with this / coef. In (0, 1], at most 6 decimals. */
   upgradeBaseChance: number;
   /**
@@ -43,7 +43,8 @@ export interface Config {
   clientDir: string;
   /** Folder of item and case art. */
   assetsDir: string;
-  logLevel: string;
+  /** Least severe log level written (pino's: fatal, error, warn, info, debug, trace, silent). */
+  logLevel: LogLevel;
   /** Whether the client's debug scene switcher (/debug) is on in production builds (GET /api/config). */
   debugScenes: boolean;
   /**
@@ -130,63 +131,221 @@ export interface RateLimits {
   socketsPerAddress: number;
 }
 
+/** pino's levels, most severe first, and 'silent' (nothing). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** The app's public base URL (no trailing slash): PUBLIC_URL, else http://localhost:<port>. */
 export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'port'>): string {
   return (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
 }
 
-function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
-  return n;
-}
-
-/** A whole number above zero (timeouts, sizes, pool size: zero would mean "none" or "never"). */
-function positive(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
-  const n = int(name, fallback, env);
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`${name} must be a whole number above 0, got "${env[name]}"`);
-  return n;
-}
-
-function str(name: string, env: NodeJS.ProcessEnv): string | null {
-  const raw = env[name]?.trim();
-  return raw ? raw : null;
-}
-
-function url(name: string, fallback: string, env: NodeJS.ProcessEnv): string {
-  const raw = str(name, env) ?? fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+/**
+ * The configuration could not be read: every problem found, one a line, each naming its variable and what
+ * it accepts. The server prints the message and exits without starting (no stack trace: nothing is broken
+ * in the code, the environment needs a fix).
+ */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `The server cannot start: ${problems.length === 1 ? 'a setting is' : `${problems.length} settings are`} ` +
+        `not valid (see the configuration table in README.md).\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
-  }
-  return raw.replace(/\/+$/, '');
 }
 
-function tonAddress(name: string, env: NodeJS.ProcessEnv): string | null {
-  const raw = str(name, env);
-  if (raw === null) return null;
-  try {
-    Address.parse(raw);
-  } catch {
-    throw new Error(`${name} must be a TON address (user-friendly or raw 0:<64 hex>), got "${raw}"`);
+/** Longest delay a Node timer keeps (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const ADMIN_KEY_MIN_LENGTH = 16;
+const JWT_SECRET_MIN_LENGTH = 32;
+
+interface IntRange {
+  min?: number;
+  max?: number;
+  /** what a value means, for the message: "milliseconds", "seconds", "bytes" */
+  unit?: string;
+}
+
+/**
+ * Reads environment variables and collects every problem instead of stopping at the first, so an operator
+ * sees all of them in one start. A setting with a problem yields its default, which is never used: the
+ * problems are thrown together at the end of loadConfig.
+ */
+class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  /** The variable's text, trimmed; undefined when unset or blank (blank means "the default"). */
+  raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value ? value : undefined;
   }
-  return raw;
+
+  /** Records a problem: `NAME must be <accepts>, got "<raw>"`. */
+  fail(name: string, accepts: string, raw?: string): void {
+    this.problems.push(
+      `${name} must be ${accepts}${raw === undefined ? '' : `, got ${JSON.stringify(raw)}`}`,
+    );
+  }
+
+  /** Free text (a token, a key, a host name); null when unset. */
+  text(name: string): string | null {
+    return this.raw(name) ?? null;
+  }
+
+  /** A whole number written in digits (no sign, fraction or exponent) within [min, max]. */
+  int(
+    name: string,
+    fallback: number,
+    { min = 0, max = Number.MAX_SAFE_INTEGER, unit }: IntRange = {},
+  ): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+    if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    this.fail(name, `a whole number ${range}${unit ? ` (${unit})` : ''}`, raw);
+    return fallback;
+  }
+
+  /** A duration in milliseconds for a timer: from `min` up to what a Node timer keeps. */
+  ms(name: string, fallback: number, min = 1): number {
+    return this.int(name, fallback, { min, max: MAX_TIMER_MS, unit: 'milliseconds' });
+  }
+
+  /** A duration in seconds that becomes a timer somewhere (so at most MAX_TIMER_MS / 1000). */
+  seconds(name: string, fallback: number, min = 1): number {
+    return this.int(name, fallback, { min, max: Math.floor(MAX_TIMER_MS / 1000), unit: 'seconds' });
+  }
+
+  /** A decimal in (0, 1] with at most `decimals` places (a share or a probability), read exactly. */
+  share(name: string, fallback: number, decimals: number): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const value = new RegExp(`^(0|1)?(\\.\\d{1,${decimals}})?$`).test(raw) && raw !== '.' ? Number(raw) : NaN;
+    if (value > 0 && value <= 1) return value;
+    this.fail(
+      name,
+      `a decimal number above 0 and at most 1, with up to ${decimals} decimal places (e.g. 0.9)`,
+      raw,
+    );
+    return fallback;
+  }
+
+  /** On or off: 1/0, true/false, yes/no, on/off (any case). */
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    this.fail(name, 'a boolean: 1, true, yes, on or 0, false, no, off', raw);
+    return fallback;
+  }
+
+  /** One of a fixed list of words (case-insensitive; the list's spelling is returned). */
+  oneOf<T extends string>(name: string, fallback: T, choices: readonly T[]): T {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const found = choices.find((c) => c.toLowerCase() === raw.toLowerCase());
+    if (found !== undefined) return found;
+    this.fail(name, `one of ${choices.join(', ')}`, raw);
+    return fallback;
+  }
+
+  /** An absolute URL with one of the given protocols, without a trailing slash. */
+  url(name: string, fallback: string, protocols = ['http:', 'https:']): string {
+    return this.optionalUrl(name, protocols) ?? fallback;
+  }
+
+  optionalUrl(name: string, protocols = ['http:', 'https:']): string | null {
+    const raw = this.raw(name);
+    if (raw === undefined) return null;
+    const parsed = URL.canParse(raw) ? new URL(raw) : null;
+    if (parsed && protocols.includes(parsed.protocol) && parsed.host !== '') return raw.replace(/\/+$/, '');
+    const kinds = protocols.map((p) => p.replace(/:$/, '')).join(' or ');
+    this.fail(name, `an absolute ${kinds} URL (e.g. ${kinds.split(' ')[0]}://host.example/...)`, raw);
+    return null;
+  }
+
+  /** An exact TON amount (up to 9 decimal places, "3.97"), as integer nanoTON. */
+  ton(name: string, fallback: bigint): bigint {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const nano = /^\d*\.?\d*$/.test(raw) ? tryParseTon(raw) : null;
+    if (nano !== null) return nano;
+    this.fail(name, 'an amount of TON: a non-negative decimal with up to 9 decimal places (e.g. 3.97)', raw);
+    return fallback;
+  }
+
+  /** Comma-separated exact TON amounts, at least one and at most `max`. */
+  tonList(name: string, fallback: bigint[], max: number): bigint[] {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const parts = raw.split(',').map((p) => p.trim());
+    const amounts = parts.map((p) => (/^\d*\.?\d*$/.test(p) ? tryParseTon(p) : null));
+    if (parts.length <= max && amounts.every((a) => a !== null)) return amounts as bigint[];
+    this.fail(
+      name,
+      `1 to ${max} TON amounts separated by commas, each a non-negative decimal with up to 9 decimal places ` +
+        `(e.g. ${fallback.map(formatTon).join(',')})`,
+      raw,
+    );
+    return fallback;
+  }
+
+  /** A TON address, user-friendly or raw (0:<64 hex>). */
+  tonAddress(name: string): string | null {
+    const raw = this.raw(name);
+    if (raw === undefined) return null;
+    try {
+      Address.parse(raw);
+      return raw;
+    } catch {
+      this.fail(name, 'a TON address (user-friendly like EQ..., UQ..., or raw 0:<64 hex>)', raw);
+      return null;
+    }
+  }
+
+  /** Text of at least `min` characters; the value itself is a secret and never printed. */
+  secret(name: string, min: number): string | null {
+    const raw = this.raw(name);
+    if (raw === undefined) return null;
+    if (raw.length >= min) return raw;
+    this.fail(name, `at least ${min} characters long (it has ${raw.length})`);
+    return null;
+  }
+}
+
+/** BOT_TOKEN: Telegram's form <bot id>:<secret>; the value itself is never printed. */
+function botToken(read: EnvReader): string | null {
+  const raw = read.raw('BOT_TOKEN');
+  if (raw === undefined) return null;
+  if (/^\d{1,20}:[A-Za-z0-9_-]{20,}$/.test(raw)) return raw;
+  read.fail(
+    'BOT_TOKEN',
+    "a Telegram bot token as @BotFather gives it (<digits>:<letters, digits, '_' and '-'>)",
+  );
+  return null;
+}
+
+/** DATABASE_URL: a Postgres connection string (postgres://user:password@host:5432/db); the value may hold a password. */
+function databaseUrl(read: EnvReader): string | null {
+  const raw = read.raw('DATABASE_URL');
+  if (raw === undefined) return null;
+  const parsed = URL.canParse(raw) ? new URL(raw) : null;
+  if (parsed && ['postgres:', 'postgresql:', 'socket:'].includes(parsed.protocol)) return raw;
+  read.fail('DATABASE_URL', 'a Postgres connection string (postgres://user:password@host:5432/database)');
+  return null;
 }
 
 /** TRUST_PROXY: true/false, a hop count, or comma-separated addresses and subnets (or loopback, ...). */
-function trustProxy(env: NodeJS.ProcessEnv): Config['trustProxy'] {
-  const raw = str('TRUST_PROXY', env);
-  if (raw === null || /^(false|no|off)$/i.test(raw)) return false;
+function trustProxy(read: EnvReader): Config['trustProxy'] {
+  const raw = read.raw('TRUST_PROXY');
+  if (raw === undefined || /^(false|no|off)$/i.test(raw)) return false;
   if (/^(true|yes|on)$/i.test(raw)) return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
+  if (/^\d+$/.test(raw)) return read.int('TRUST_PROXY', 0, { min: 0, max: 100 });
   const list = raw
     .split(',')
     .map((part) => part.trim())
@@ -195,116 +354,95 @@ function trustProxy(env: NodeJS.ProcessEnv): Config['trustProxy'] {
     (part) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(part),
   );
   if (bad !== undefined) {
-    throw new Error(
-      `TRUST_PROXY must be true, false, a hop count or addresses/subnets separated by commas, got "${bad}"`,
-    );
+    read.fail('TRUST_PROXY', 'true, false, a hop count or addresses/subnets separated by commas', bad);
+    return false;
   }
   return list;
 }
 
-function publicUrl(env: NodeJS.ProcessEnv): string | null {
-  if (str('PUBLIC_URL', env) === null) return null;
-  return url('PUBLIC_URL', '', env);
-}
+/** Default race prizes by place (10, 5, 3, 2, 1, 1 TON). */
+const RACE_PRIZES_DEFAULT = [10n, 5n, 3n, 2n, 1n, 1n].map((ton) => ton * NANO_PER_TON);
 
-const ADMIN_KEY_MIN_LENGTH = 16;
-
-function adminKey(env: NodeJS.ProcessEnv): string | null {
-  const raw = str('ADMIN_KEY', env);
-  if (raw !== null && raw.length < ADMIN_KEY_MIN_LENGTH) {
-    throw new Error(`ADMIN_KEY must be at least ${ADMIN_KEY_MIN_LENGTH} characters long`);
-  }
-  return raw;
-}
-
-function racePrizes(env: NodeJS.ProcessEnv): bigint[] {
-  const raw = str('RACE_PRIZES_TON', env) ?? '10,5,3,2,1,1';
-  const parts = raw.split(',').map((p) => p.trim());
-  const prizes = parts.map((p) => tryParseTon(p));
-  if (parts.length > 100 || prizes.some((p) => p === null)) {
-    throw new Error(`RACE_PRIZES_TON must be up to 100 comma-separated TON amounts, got "${raw}"`);
-  }
-  return prizes as bigint[];
-}
-
+/**
+ * Reads and checks every setting. A value that is not valid is never guessed at or clamped: all problems
+ * are thrown together as one ConfigError. `overrides` (tests) replace settings after the checks.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const rtp = int('RTP', 0.9, env);
-  if (rtp <= 0 || rtp > 1) throw new Error('RTP must be in (0, 1]');
-  const upgradeBaseChance = int('UPGRADE_BASE_CHANCE', 0.39, env);
-  if (
-    !(upgradeBaseChance > 0 && upgradeBaseChance <= 1) ||
-    !/^\d*(\.\d{0,6})?$/.test(String(upgradeBaseChance))
-  ) {
-    throw new Error('UPGRADE_BASE_CHANCE must be a number in (0, 1] with at most 6 decimals');
-  }
-  const tonPageLimit = int('TON_PAGE_LIMIT', 100, env);
-  if (!Number.isInteger(tonPageLimit) || tonPageLimit < 1 || tonPageLimit > 1000) {
-    throw new Error('TON_PAGE_LIMIT must be an integer from 1 to 1000');
-  }
-  const requestTimeoutMs = positive('REQUEST_TIMEOUT_MS', 15_000, env);
-  const cryptoPayAsset = (str('CRYPTOPAY_ASSET', env) ?? 'TON').toUpperCase();
+  const read = new EnvReader(env);
+  const requestTimeoutMs = read.ms('REQUEST_TIMEOUT_MS', 15_000);
+  const cryptoPayAsset = read.raw('CRYPTOPAY_ASSET')?.toUpperCase() ?? 'TON';
   if (cryptoPayAsset !== 'TON') {
-    throw new Error('CRYPTOPAY_ASSET must be TON: balances are kept in TON and no exchange rate is applied');
+    read.fail(
+      'CRYPTOPAY_ASSET',
+      'TON (balances are kept in TON and no exchange rate is applied)',
+      cryptoPayAsset,
+    );
   }
-  const racePeriodSeconds = int('RACE_PERIOD_SECONDS', 86_400, env);
-  if (!Number.isInteger(racePeriodSeconds) || racePeriodSeconds < 1) {
-    throw new Error('RACE_PERIOD_SECONDS must be a positive whole number of seconds');
-  }
-  return {
-    port: int('PORT', 8080, env),
-    host: str('HOST', env) ?? '0.0.0.0',
-    dataDir: resolve(str('DATA_DIR', env) ?? 'data'),
-    databaseUrl: str('DATABASE_URL', env),
-    botToken: str('BOT_TOKEN', env),
-    jwtSecret: str('JWT_SECRET', env),
-    tokenTtlSeconds: int('TOKEN_TTL_SECONDS', 7 * 24 * 3600, env),
-    initDataMaxAgeSeconds: int('INIT_DATA_MAX_AGE_SECONDS', 24 * 3600, env),
-    bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, env),
-    rtp,
-    demoBalanceTon: int('DEMO_BALANCE_TON', 100, env),
-    upgradeBaseChance,
-    publicUrl: publicUrl(env),
-    trustProxy: trustProxy(env),
-    twaReturnUrl: str('TWA_RETURN_URL', env),
-    clientDir: resolve(str('CLIENT_DIR', env) ?? 'dist'),
-    assetsDir: resolve(str('ASSETS_DIR', env) ?? 'assets'),
-    logLevel: str('LOG_LEVEL', env) ?? 'info',
-    debugScenes: ['1', 'true'].includes(str('DEBUG_SCENES', env)?.toLowerCase() ?? ''),
-    adminKey: adminKey(env),
-    tonDepositAddress: tonAddress('TON_DEPOSIT_ADDRESS', env),
-    toncenterUrl: url('TONCENTER_URL', 'https://toncenter.com/api/v3', env),
-    toncenterApiKey: str('TONCENTER_API_KEY', env),
-    tonPollIntervalMs: int('TON_POLL_INTERVAL_MS', 5000, env),
-    tonPageLimit,
-    tonMaxBackoffMs: int('TON_MAX_BACKOFF_MS', 60_000, env),
-    cryptoPayToken: str('CRYPTOPAY_TOKEN', env),
-    cryptoPayUrl: url('CRYPTOPAY_URL', 'https://pay.crypt.bot/api', env),
+  const config: Config = {
+    port: read.int('PORT', 8080, { min: 0, max: 65_535 }),
+    host: read.text('HOST') ?? '0.0.0.0',
+    dataDir: resolve(read.text('DATA_DIR') ?? 'data'),
+    databaseUrl: databaseUrl(read),
+    botToken: botToken(read),
+    jwtSecret: read.secret('JWT_SECRET', JWT_SECRET_MIN_LENGTH),
+    tokenTtlSeconds: read.int('TOKEN_TTL_SECONDS', 7 * 24 * 3600, { min: 60, unit: 'seconds' }),
+    initDataMaxAgeSeconds: read.int('INIT_DATA_MAX_AGE_SECONDS', 24 * 3600, { min: 1, unit: 'seconds' }),
+    bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 64 * 1024, {
+      min: 1024,
+      max: 64 * 1024 * 1024,
+      unit: 'bytes',
+    }),
+    rtp: read.share('RTP', 0.9, 6),
+    demoBalanceNano: read.ton('DEMO_BALANCE_TON', 100n * NANO_PER_TON),
+    upgradeBaseChance: read.share('UPGRADE_BASE_CHANCE', 0.39, 6),
+    publicUrl: read.optionalUrl('PUBLIC_URL'),
+    trustProxy: trustProxy(read),
+    twaReturnUrl: read.optionalUrl('TWA_RETURN_URL', ['https:', 'http:', 'tg:']),
+    clientDir: resolve(read.text('CLIENT_DIR') ?? 'dist'),
+    assetsDir: resolve(read.text('ASSETS_DIR') ?? 'assets'),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    debugScenes: read.bool('DEBUG_SCENES', false),
+    adminKey: read.secret('ADMIN_KEY', ADMIN_KEY_MIN_LENGTH),
+    tonDepositAddress: read.tonAddress('TON_DEPOSIT_ADDRESS'),
+    toncenterUrl: read.url('TONCENTER_URL', 'https://toncenter.com/api/v3'),
+    toncenterApiKey: read.text('TONCENTER_API_KEY'),
+    tonPollIntervalMs: read.ms('TON_POLL_INTERVAL_MS', 5000),
+    tonPageLimit: read.int('TON_PAGE_LIMIT', 100, { min: 1, max: 1000 }),
+    tonMaxBackoffMs: read.ms('TON_MAX_BACKOFF_MS', 60_000),
+    cryptoPayToken: read.text('CRYPTOPAY_TOKEN'),
+    cryptoPayUrl: read.url('CRYPTOPAY_URL', 'https://pay.crypt.bot/api'),
     cryptoPayAsset,
-    demoDepositDelayMs: int('DEMO_DEPOSIT_DELAY_MS', 3000, env),
-    socketAuthTimeoutMs: int('SOCKET_AUTH_TIMEOUT_MS', 10_000, env),
-    battleLobbyTimeoutSeconds: int('BATTLE_LOBBY_TIMEOUT_SECONDS', 600, env),
-    battleRoundMs: int('BATTLE_ROUND_MS', 4000, env),
-    gamesSweepMs: Math.max(100, int('GAMES_SWEEP_MS', 5000, env)),
-    racePeriodSeconds,
-    racePrizesNano: racePrizes(env),
+    demoDepositDelayMs: read.ms('DEMO_DEPOSIT_DELAY_MS', 3000, 0),
+    socketAuthTimeoutMs: read.ms('SOCKET_AUTH_TIMEOUT_MS', 10_000),
+    battleLobbyTimeoutSeconds: read.seconds('BATTLE_LOBBY_TIMEOUT_SECONDS', 600),
+    battleRoundMs: read.ms('BATTLE_ROUND_MS', 4000, 0),
+    // below 100 ms the sweeps would keep the database busy for nothing
+    gamesSweepMs: read.ms('GAMES_SWEEP_MS', 5000, 100),
+    racePeriodSeconds: read.seconds('RACE_PERIOD_SECONDS', 86_400),
+    racePrizesNano: read.tonList('RACE_PRIZES_TON', RACE_PRIZES_DEFAULT, 100),
     rateLimits: {
-      windowMs: positive('RATE_LIMIT_WINDOW_MS', 60_000, env),
-      apiPerAddress: int('RATE_LIMIT_API_PER_ADDRESS', 1200, env),
-      signInPerAddress: int('RATE_LIMIT_SIGNIN_PER_ADDRESS', 30, env),
-      moneyPerPlayer: int('RATE_LIMIT_MONEY_PER_PLAYER', 120, env),
-      moneyPerAddress: int('RATE_LIMIT_MONEY_PER_ADDRESS', 600, env),
-      socketsPerAddress: int('RATE_LIMIT_SOCKETS_PER_ADDRESS', 60, env),
+      windowMs: read.ms('RATE_LIMIT_WINDOW_MS', 60_000),
+      apiPerAddress: read.int('RATE_LIMIT_API_PER_ADDRESS', 1200),
+      signInPerAddress: read.int('RATE_LIMIT_SIGNIN_PER_ADDRESS', 30),
+      moneyPerPlayer: read.int('RATE_LIMIT_MONEY_PER_PLAYER', 120),
+      moneyPerAddress: read.int('RATE_LIMIT_MONEY_PER_ADDRESS', 600),
+      socketsPerAddress: read.int('RATE_LIMIT_SOCKETS_PER_ADDRESS', 60),
     },
     requestTimeoutMs,
-    headersTimeoutMs: Math.min(positive('HEADERS_TIMEOUT_MS', 10_000, env), requestTimeoutMs),
-    connectionTimeoutMs: positive('CONNECTION_TIMEOUT_MS', 60_000, env),
-    keepAliveTimeoutMs: positive('KEEP_ALIVE_TIMEOUT_MS', 72_000, env),
-    socketMaxMessageBytes: positive('SOCKET_MAX_MESSAGE_BYTES', 8192, env),
-    socketMessagesPer10s: positive('SOCKET_MESSAGES_PER_10S', 20, env),
-    shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_MS', 10_000, env),
-    dbPoolMax: positive('DB_POOL_MAX', 10, env),
-    dbConnectionTimeoutMs: positive('DB_CONNECTION_TIMEOUT_MS', 10_000, env),
-    dbStatementTimeoutMs: positive('DB_STATEMENT_TIMEOUT_MS', 15_000, env),
-    ...overrides,
+    headersTimeoutMs: Math.min(read.ms('HEADERS_TIMEOUT_MS', 10_000), requestTimeoutMs),
+    connectionTimeoutMs: read.ms('CONNECTION_TIMEOUT_MS', 60_000),
+    keepAliveTimeoutMs: read.ms('KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    socketMaxMessageBytes: read.int('SOCKET_MAX_MESSAGE_BYTES', 8192, {
+      min: 256,
+      max: 16 * 1024 * 1024,
+      unit: 'bytes',
+    }),
+    socketMessagesPer10s: read.int('SOCKET_MESSAGES_PER_10S', 20, { min: 1 }),
+    shutdownTimeoutMs: read.ms('SHUTDOWN_TIMEOUT_MS', 10_000),
+    dbPoolMax: read.int('DB_POOL_MAX', 10, { min: 1, max: 1000 }),
+    dbConnectionTimeoutMs: read.ms('DB_CONNECTION_TIMEOUT_MS', 10_000),
+    dbStatementTimeoutMs: read.ms('DB_STATEMENT_TIMEOUT_MS', 15_000),
   };
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return { ...config, ...overrides };
 }

@@ -1,7 +1,6 @@
 import { sign } from '@telegram-apps/init-data-node';
 import type { AppContext } from './context.ts';
 import { creditOnce, upsertUser } from './users.ts';
-import { NANO_PER_TON } from '../contract/money.ts';
 
 /** The demo player a newcomer is signed in as when the server runs without a bot token. */
 const DEMO_USER = {
@@ -17,7 +16,7 @@ const DEMO_USER = {
 /** Creates the demo user and grants the starting balance once (a unique ledger id makes it happen once). */
 export async function seedDemoUser(ctx: AppContext): Promise<void> {
   await upsertUser(ctx.db, DEMO_USER);
-  const amount = BigInt(ctx.config.demoBalanceTon) * NANO_PER_TON;
+  const amount = ctx.config.demoBalanceNano;
   if (amount > 0n) {
     await creditOnce(ctx.db, DEMO_USER.id, amount, 'demo_grant', `demo-grant:${DEMO_USER.id}`);
   }

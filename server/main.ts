@@ -1,8 +1,18 @@
-import { loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp, type BuiltApp } from './app.ts';
 import { DatabaseLockedError } from './db/index.ts';
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    // a setting the operator must fix: every problem at once, no stack trace
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
 let built: BuiltApp;
 try {
   built = await buildApp(config);
