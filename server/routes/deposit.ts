@@ -26,6 +26,7 @@ import {
   verifyCryptoPaySignature,
 } from '../payments/cryptopay.ts';
 import { formatTon, parseTon, tryParseTon } from '../../contract/money.ts';
+import { holdsNul, nulRefused } from '../lib/text.ts';
 
 /** The player's deposit endpoints (/deposit/...) and the payment providers' webhooks (/payments/...). */
 export function depositRoutes(app: App, ctx: AppContext, payments: Payments): void {
@@ -198,6 +199,11 @@ export function depositRoutes(app: App, ctx: AppContext, payments: Payments): vo
             update = JSON.parse(raw.toString('utf8'));
           } catch {
             throw badRequest('INVALID_JSON', 'The request body is not valid JSON');
+          }
+          if (holdsNul(update)) {
+            // signed, but holding text no column can store: refused whole, nothing looked up or credited
+            request.log.warn({ bytes: raw.length }, 'Crypto Pay webhook refused: NUL character in its text');
+            throw nulRefused('webhook body');
           }
           const outcome = await handleCryptoPayUpdate(ctx, update, request.log);
           request.log.info({ outcome }, 'Crypto Pay webhook');

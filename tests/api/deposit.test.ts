@@ -295,6 +295,31 @@ describe('CryptoBot deposits through Crypto Pay', () => {
     const junk = await postWebhook(server, '{"update_id":', signRaw(cryptoPay.token, '{"update_id":'));
     expect(junk).toMatchObject({ status: 400, body: { code: 'INVALID_JSON' } });
   });
+
+  it('refuses a signed update holding a NUL character with a 400, crediting nothing', async () => {
+    const token = await server.login({ id: 920009 });
+    const { invoice } = await invoiceFor(token, '2');
+    // a NUL in our id (looked up in the database), in a field we never read, and in a key: Postgres text
+    // cannot hold one, so each is refused before any lookup instead of failing inside one
+    const updates = [
+      invoicePaidUpdate({ ...invoice, invoice_id: 987700, payload: `${invoice.payload}\u0000` }),
+      invoicePaidUpdate(invoice, { description: 'Giftcases\u0000deposit' }),
+      { ...invoicePaidUpdate(invoice), ['update\u0000id']: 1 },
+    ];
+    for (const update of updates) {
+      const hook = signedWebhook(cryptoPay.token, update);
+      expect(hook.body).toContain('\\u0000'); // JSON carries it as an escape, as Crypto Pay would
+      const res = await postWebhook(server, hook.body, hook.signature);
+      expect(res).toMatchObject({ status: 400, body: { statusCode: 400, code: 'INVALID_TEXT' } });
+    }
+    expect(await ledgerFor(server, `cryptopay:${invoice.invoice_id}`)).toHaveLength(0);
+    expect(await ledgerFor(server, 'cryptopay:987700')).toHaveLength(0);
+    expect(await balance(server, token)).toBe('0');
+    // the invoice itself is untouched: its clean update still credits it, once
+    const clean = signedWebhook(cryptoPay.token, invoicePaidUpdate(invoice));
+    expect((await postWebhook(server, clean.body, clean.signature)).status).toBe(200);
+    expect(await balance(server, token)).toBe('2');
+  });
 });
 
 describe('the deposit socket', () => {
