@@ -38,6 +38,8 @@ import { raceRoutes } from './routes/race.ts';
 import { BattleClock, battleSocketRoutes } from './realtime/battles.ts';
 import { installRateLimits, RateLimitedError } from './limits.ts';
 import { ThrottledWarning } from './realtime/sockets.ts';
+import { installSecurityHeaders } from './security.ts';
+import { refuseNulInput } from './lib/text.ts';
 
 /** A registered route: its method(s), full path and the contract schemas it validates with. */
 export interface RouteInfo {
@@ -206,6 +208,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   installValidation(app);
   installErrorHandling(app);
+  // security headers (CSP, nosniff, Referrer-Policy, HSTS over https) on every answer, errors included
+  await installSecurityHeaders(app, config);
+  // text Postgres cannot store (a NUL) is refused at the edge with a 400, before any handler runs
+  refuseNulInput(app);
   // answers above 1 KB leave compressed when the client accepts it (brotli, then gzip); what is already
   // compressed (the built client's .br/.gz files, the cached catalogue) passes through untouched. Request
   // bodies are never inflated: the Crypto Pay webhook's signature covers the bytes as sent.
@@ -334,6 +340,13 @@ function installErrorHandling(app: App): void {
       message = 'The server is busy; try again in a moment';
       retryAfter = 1;
       void reply.header('retry-after', '1');
+    } else if (unstorableText(err)) {
+      // text the edge checks let through that Postgres cannot store: the statement failed, its
+      // transaction rolled back; the request was at fault, not the server
+      request.log.warn({ err }, 'request text the database cannot store');
+      status = 400;
+      code = 'INVALID_TEXT';
+      message = 'The request holds characters that cannot be stored';
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       status = err.statusCode;
       code = FASTIFY_CODES[err.code] ?? 'BAD_REQUEST';
@@ -356,6 +369,14 @@ function isMissingPlayer(err: { code?: string; constraint?: unknown; detail?: un
   const constraint = typeof err.constraint === 'string' ? err.constraint : '';
   const detail = typeof err.detail === 'string' ? err.detail : '';
   return /(^|_)(user|creator)_id_fkey$/.test(constraint) || detail.includes('table "users"');
+}
+
+/**
+ * Postgres refused text it cannot store: a NUL byte in TEXT (22021 character_not_in_repertoire) or a
+ * \u0000 escape in JSONB (22P05 untranslatable_character).
+ */
+function unstorableText(err: { code?: string }): boolean {
+  return err.code === '22021' || err.code === '22P05';
 }
 
 /**
@@ -460,7 +481,10 @@ async function serveStatic(app: App, config: Config): Promise<void> {
       !path.startsWith('/assets/') &&
       !path.startsWith('/static/');
     if (isPage && hasClient) {
-      void reply.header('cache-control', 'no-cache').sendFile('index.html', config.clientDir);
+      // every page but the case list (/, index.html above) gets the page without the list's picture
+      // preloads (a build before it had only index.html)
+      const page = existsSync(join(config.clientDir, 'app.html')) ? 'app.html' : 'index.html';
+      void reply.header('cache-control', 'no-cache').sendFile(page, config.clientDir);
       return;
     }
     const message = isPage

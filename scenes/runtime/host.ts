@@ -1,3 +1,6 @@
+// Pixi's shader and uniform code without string evaluation: the app's Content-Security-Policy allows no
+// 'unsafe-eval' (and Pixi's own probe for it would be reported as a violation)
+import 'pixi.js/unsafe-eval';
 import {
   autoDetectRenderer,
   Container,

@@ -121,6 +121,9 @@ async function create(): Promise<WalletRuntime> {
     language: toLocale(currentLanguage()),
     restoreConnection: true,
     enableAndroidBackHandler: true,
+    // TON Connect's telemetry would send the player's Telegram user and wallet events to a third party
+    // (analytics.ton.org) that the app's Content-Security-Policy does not allow
+    analytics: { mode: 'off' },
     actionsConfiguration: {
       returnStrategy: 'back',
       twaReturnUrl: isDeepLink(config.twaReturnUrl) ? config.twaReturnUrl : undefined,
