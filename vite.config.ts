@@ -71,12 +71,35 @@ function launchMark(): Plugin {
   };
 }
 
+/**
+ * app.html: index.html without the first screen's picture preloads, served for every page but the case list
+ * (/profile, /inventory, a case...). Those pictures are the list's; preloaded on another page they would be
+ * fetched for nothing and the browser would warn that they were preloaded but not used. Runs after the page
+ * is final (its CSS inlined, its links injected) and before the build's files are compressed.
+ */
+function pagesWithoutListPreloads(): Plugin {
+  return {
+    name: 'giftcases-pages-without-list-preloads',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') return;
+      const html = String(index.source);
+      const without = html.replace(/<link rel="preload" as="image"[^>]*>\s*/g, '');
+      if (without === html) this.warn('index.html has no picture preloads to leave out of app.html');
+      this.emitFile({ type: 'asset', fileName: 'app.html', source: without });
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     inlineEntryCss(),
     launchMark(),
     preloadLanguages(),
+    pagesWithoutListPreloads(),
     artImages({
       assetsDir: join(import.meta.dirname, 'assets'),
       // the list's first cases, in catalogue order: the seed decides it
@@ -107,6 +130,12 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      // the bundler's report of slow plugins is a profiling aid, not a warning: `npm start` and every test
+      // run printed it as a warning block (the art copies are slow on purpose, made once per build);
+      // every other check still warns
+      checks: { bundlerTimings: false },
+    },
     // Telegram's WebViews: recent Chromium on Android, Safari 16+ on iOS (which needs -webkit-backdrop-filter);
     // the minifier writes the prefixed and unprefixed forms for these
     cssTarget: ['chrome111', 'safari16'],
