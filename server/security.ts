@@ -42,6 +42,9 @@ const TON_CONNECT_WALLETS_LIST = 'https://config.ton.org';
 /** Telegram's web clients (web.telegram.org/k and /a), the only pages allowed to frame the app. */
 const TELEGRAM_FRAME_ANCESTORS = ['https://web.telegram.org', 'https://*.telegram.org'];
 
+/** CSP hash of an empty script (SHA-256 of ""), for the empty inline handler TON Connect sets. */
+const EMPTY_HANDLER_HASH = 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';
+
 /** The app's own sockets at its public origin: wss:// for an https app, ws:// for http. */
 function socketOrigin(config: Pick<Config, 'publicUrl' | 'port'>): string {
   const url = new URL(publicBaseUrl(config));
@@ -61,6 +64,9 @@ export function cspDirectives(config: Pick<Config, 'publicUrl' | 'port'>): Recor
     // only the app's own bundles: index.html has no inline script, and nothing evaluates strings (the
     // scenes load Pixi's no-eval shader code)
     'script-src': ["'self'"],
+    // ...except one handler that does nothing: TON Connect's UI sets an empty `ontouchstart` on <body> (so
+    // iOS applies :active styles); 'unsafe-hashes' with the hash of the empty text allows exactly that one
+    'script-src-attr': ["'unsafe-hashes'", `'${EMPTY_HANDLER_HASH}'`],
     // the scene worker is a bundle of its own; the compositor's strips and a config export are blob: URLs
     'worker-src': ["'self'"],
     // the first screen's CSS is inlined into index.html, TON Connect's modal injects its own <style>
