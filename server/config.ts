@@ -133,7 +133,7 @@ export interface RateLimits {
 
 /** pino's levels, most severe first, and 'silent' (nothing). */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The app's public base URL (no trailing slash): PUBLIC_URL, else http://localhost:<port>. */
 export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'port'>): string {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.ts';
 
 /** Whether a string holds a character Postgres text cannot store. */
-export function hasNul(text: string): boolean {
+function hasNul(text: string): boolean {
   return text.includes('\u0000');
 }
 
