@@ -50,7 +50,7 @@ async function watch(page: Page): Promise<Watch> {
 test('home, a case opening, the deposit sheet and the wallet modal run under the CSP without a violation', async ({
   page,
 }) => {
-  test.setTimeout(180_000); // the roulette's first bake and a 10 s spin, on a machine that may be busy
+  test.setTimeout(240_000); // the roulette's first bakes and two 10 s spins, on a machine that may be busy
   const found = await watch(page);
   // the public wallets list and wallet icons cannot be fetched here: cut off at the network, after the
   // browser has checked them against the policy
@@ -75,6 +75,14 @@ test('home, a case opening, the deposit sheet and the wallet modal run under the
   await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 60_000 });
   // the runtime drew the spin (in the worker or on the main thread: both under the policy)
   expect(await page.evaluate(() => window.__scenes?.stats().then((s) => s.frames) ?? 0)).toBeGreaterThan(0);
+
+  // the same on the main-thread path: the compositor's strips are blob: images scrolled by Web Animations
+  await page.goto('/case/starter?scenes=main');
+  expect(await page.evaluate(() => window.__scenes?.mode)).toBe('main');
+  await expect(open).toBeEnabled();
+  await open.click();
+  await expect(page.locator('.scene-strip').first()).toBeAttached();
+  await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 60_000 });
 
   // the deposit sheet and its CryptoBot step
   await page.goto('/profile');
