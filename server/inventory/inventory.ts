@@ -24,7 +24,15 @@ export async function listInventory(db: Db, userId: bigint): Promise<InventoryEn
   const rows = await db
     .selectFrom('inventory as inv')
     .innerJoin('items as i', 'i.id', 'inv.item_id')
-    .select(['inv.item_id', 'inv.quantity', 'inv.acquired_at', 'i.name', 'i.image_url', 'i.price_nano', 'i.rarity'])
+    .select([
+      'inv.item_id',
+      'inv.quantity',
+      'inv.acquired_at',
+      'i.name',
+      'i.image_url',
+      'i.price_nano',
+      'i.rarity',
+    ])
     .where('inv.user_id', '=', userId)
     .where('inv.quantity', '>', 0)
     .orderBy('i.price_nano', 'desc')
@@ -157,7 +165,10 @@ export async function sellItems(
   const ids = lines.map((l) => l.itemId);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
   if (repeated !== undefined)
-    throw badRequest('DUPLICATE_ITEM', `The item "${repeated}" is named more than once; give its quantity once`);
+    throw badRequest(
+      'DUPLICATE_ITEM',
+      `The item "${repeated}" is named more than once; give its quantity once`,
+    );
   await lockPlayer(trx, userId);
   for (const line of lines) await takeFromInventory(trx, userId, line.itemId, line.quantity);
   const prices = await trx.selectFrom('items').select(['id', 'price_nano']).where('id', 'in', ids).execute();

@@ -73,7 +73,13 @@ describe('the inventory', () => {
           id: 'candy',
           quantity: 2,
           acquiredAt: acquired,
-          item: { id: 'candy', name: 'Candy', imageUrl: '/assets/items/candy.svg', price: '0.3', rarity: 'common' },
+          item: {
+            id: 'candy',
+            name: 'Candy',
+            imageUrl: '/assets/items/candy.svg',
+            price: '0.3',
+            rarity: 'common',
+          },
         },
         {
           id: 'lollipop',
@@ -93,9 +99,7 @@ describe('the inventory', () => {
     const first = res.body.inventory.find((e) => e.id === 'candy')!.acquiredAt;
     await new Promise((r) => setTimeout(r, 20));
     await server.call('POST', '/inventory/sell', { token, body: { itemId: 'lollipop', quantity: 1 } });
-    await server.built.ctx.db
-      .transaction()
-      .execute((trx) => giveToInventory(trx, 820001n, 'candy', 1));
+    await server.built.ctx.db.transaction().execute((trx) => giveToInventory(trx, 820001n, 'candy', 1));
     const later = (await server.call<InventoryResponse>('GET', '/inventory', { token })).body.inventory;
     expect(Date.parse(later.find((e) => e.id === 'candy')!.acquiredAt)).toBeGreaterThan(Date.parse(first));
     expect(later.find((e) => e.id === 'lollipop')!.acquiredAt).toBe(
@@ -229,12 +233,43 @@ describe('selling', () => {
 
     // one line the player cannot cover refuses the whole selection
     const refused: [unknown, number, string][] = [
-      [{ items: [{ itemId: 'cake', quantity: 1 }, { itemId: 'diamond', quantity: 1 }] }, 404, 'ITEM_NOT_OWNED'],
-      [{ items: [{ itemId: 'cake', quantity: 1 }, { itemId: 'candy', quantity: 2 }] }, 409, 'INSUFFICIENT_QUANTITY'],
-      [{ items: [{ itemId: 'cake', quantity: 1 }, { itemId: 'cake', quantity: 1 }] }, 400, 'DUPLICATE_ITEM'],
+      [
+        {
+          items: [
+            { itemId: 'cake', quantity: 1 },
+            { itemId: 'diamond', quantity: 1 },
+          ],
+        },
+        404,
+        'ITEM_NOT_OWNED',
+      ],
+      [
+        {
+          items: [
+            { itemId: 'cake', quantity: 1 },
+            { itemId: 'candy', quantity: 2 },
+          ],
+        },
+        409,
+        'INSUFFICIENT_QUANTITY',
+      ],
+      [
+        {
+          items: [
+            { itemId: 'cake', quantity: 1 },
+            { itemId: 'cake', quantity: 1 },
+          ],
+        },
+        400,
+        'DUPLICATE_ITEM',
+      ],
       [{ items: [] }, 400, 'VALIDATION_ERROR'],
       [{ items: [{ itemId: 'cake', quantity: 0 }] }, 400, 'VALIDATION_ERROR'],
-      [{ items: Array.from({ length: 101 }, (_, i) => ({ itemId: `x${i}`, quantity: 1 })) }, 400, 'VALIDATION_ERROR'],
+      [
+        { items: Array.from({ length: 101 }, (_, i) => ({ itemId: `x${i}`, quantity: 1 })) },
+        400,
+        'VALIDATION_ERROR',
+      ],
       [{ items: [{ itemId: 'cake', quantity: 1 }], sellAll: true }, 400, 'VALIDATION_ERROR'],
       [{ items: 'cake' }, 400, 'VALIDATION_ERROR'],
     ];
