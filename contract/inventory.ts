@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Rarity } from './cases.ts';
 import { SafeText, Ton } from './common.ts';
 
 /** The item as the inventory shows it (spec §3: id, name, imageUrl, price). */
@@ -11,11 +12,16 @@ export const InventoryItem = Type.Object({
 });
 export type InventoryItem = Static<typeof InventoryItem>;
 
+/** The item as an inventory entry carries it: with its rarity (the inventory's rarity order and colours). */
+const HeldItem = Type.Object({ ...InventoryItem.properties, rarity: Rarity });
+
 /** One kind of item a player holds. A player holds each item in one entry, so the entry id is the item id. */
 export const InventoryEntry = Type.Object({
   id: Type.String(),
   quantity: Type.Integer({ minimum: 1 }),
-  item: InventoryItem,
+  /** when the player last received this item (ISO 8601): the inventory's "newest" order */
+  acquiredAt: Type.String(),
+  item: HeldItem,
 });
 export type InventoryEntry = Static<typeof InventoryEntry>;
 
@@ -41,8 +47,18 @@ export type ItemQuantity = Static<typeof ItemQuantity>;
 export const SellAll = Type.Object({ sellAll: Type.Literal(true) }, { additionalProperties: false });
 export type SellAll = Static<typeof SellAll>;
 
-/** POST /inventory/sell: {itemId, quantity} or {sellAll: true} — exactly one of the two shapes. */
-export const SellRequest = Type.Union([ItemQuantity, SellAll]);
+/** The most lines one selection sale may name. */
+export const MAX_SELL_LINES = 100;
+
+/** {items: [{itemId, quantity}, …]}: several items at once (a selection, the win screen's "Sell all"); each item once. */
+export const SellItems = Type.Object(
+  { items: Type.Array(ItemQuantity, { minItems: 1, maxItems: MAX_SELL_LINES }) },
+  { additionalProperties: false },
+);
+export type SellItems = Static<typeof SellItems>;
+
+/** POST /inventory/sell: {itemId, quantity}, {items: […]} or {sellAll: true} — exactly one of the three shapes. */
+export const SellRequest = Type.Union([ItemQuantity, SellItems, SellAll]);
 export type SellRequest = Static<typeof SellRequest>;
 
 export const SoldLine = Type.Object({

@@ -2,6 +2,7 @@ import battleReelSource from '../battle-reel/config.ts?raw';
 import bonusWheelSource from '../bonus-wheel/config.ts?raw';
 import chanceWheelSource from '../chance-wheel/config.ts?raw';
 import rouletteSource from '../roulette/config.ts?raw';
+import winRevealSource from '../win-reveal/config.ts?raw';
 
 /**
  * What the debug scene switcher needs from the scenes besides their public entries: the text of every
@@ -13,6 +14,7 @@ export const configSources = {
   'chance-wheel': chanceWheelSource,
   'bonus-wheel': bonusWheelSource,
   'battle-reel': battleReelSource,
+  'win-reveal': winRevealSource,
 } as const;
 
 export type SceneId = keyof typeof configSources;

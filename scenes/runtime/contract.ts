@@ -2,7 +2,7 @@ import type { Container, Renderer, Texture } from 'pixi.js';
 import type { RuntimeClock } from './clock.ts';
 
 /** The scenes the runtime hosts. */
-export type SceneId = 'roulette' | 'chance-wheel' | 'bonus-wheel' | 'battle-reel';
+export type SceneId = 'roulette' | 'chance-wheel' | 'bonus-wheel' | 'battle-reel' | 'win-reveal';
 
 /** A surface's size: CSS px and the device pixel ratio it renders at. */
 export interface SceneSize {
@@ -68,7 +68,8 @@ export type SettledResult =
   | { scene: 'roulette'; reels: { index: number; itemId: string }[] }
   | { scene: 'chance-wheel'; success: boolean; fraction: number }
   | { scene: 'bonus-wheel'; segment: number }
-  | { scene: 'battle-reel'; caseIndex: number };
+  | { scene: 'battle-reel'; caseIndex: number }
+  | { scene: 'win-reveal'; tier: number };
 
 /**
  * The one contract every scene implements (DESIGN rule 5). The runtime calls these in order: prepare()

@@ -2,6 +2,7 @@ import { battleReelScene } from '../battle-reel/scene.ts';
 import { bonusWheelScene } from '../bonus-wheel/scene.ts';
 import { chanceWheelScene } from '../chance-wheel/scene.ts';
 import { rouletteScene } from '../roulette/scene.ts';
+import { winRevealScene } from '../win-reveal/scene.ts';
 import type { SceneFactory, SceneId } from './contract.ts';
 
 /** Every scene the runtime can host, by id. */
@@ -10,4 +11,5 @@ export const sceneFactories: Record<SceneId, SceneFactory> = {
   'chance-wheel': chanceWheelScene,
   'bonus-wheel': bonusWheelScene,
   'battle-reel': battleReelScene,
+  'win-reveal': winRevealScene,
 };

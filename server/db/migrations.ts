@@ -346,4 +346,13 @@ export const migrations: Record<string, Migration> = {
       await sql`ALTER TABLE cases ADD COLUMN description_ru TEXT NOT NULL DEFAULT ''`.execute(db);
     },
   },
+
+  '0015_inventory_acquired_at': {
+    async up(db: Kysely<unknown>) {
+      // When the player last received an item (the inventory's "newest" order): updated_at also moves on
+      // a sale or withdrawal, so it cannot say that. Rows from before start at their last change.
+      await sql`ALTER TABLE inventory ADD COLUMN acquired_at TIMESTAMPTZ NOT NULL DEFAULT now()`.execute(db);
+      await sql`UPDATE inventory SET acquired_at = updated_at`.execute(db);
+    },
+  },
 };

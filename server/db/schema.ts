@@ -100,6 +100,8 @@ interface InventoryTable {
   item_id: string;
   quantity: number;
   updated_at: Timestamp;
+  /** when the player last received this item (giveToInventory) */
+  acquired_at: Timestamp;
 }
 
 /**

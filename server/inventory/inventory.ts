@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { InventoryEntry, SellResponse } from '../../contract/inventory.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
-import { conflict, notFound } from '../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../lib/errors.ts';
 import { lockPlayer } from '../db/locks.ts';
 import { formatTon } from '../../contract/money.ts';
 
@@ -24,7 +24,15 @@ export async function listInventory(db: Db, userId: bigint): Promise<InventoryEn
   const rows = await db
     .selectFrom('inventory as inv')
     .innerJoin('items as i', 'i.id', 'inv.item_id')
-    .select(['inv.item_id', 'inv.quantity', 'i.name', 'i.image_url', 'i.price_nano'])
+    .select([
+      'inv.item_id',
+      'inv.quantity',
+      'inv.acquired_at',
+      'i.name',
+      'i.image_url',
+      'i.price_nano',
+      'i.rarity',
+    ])
     .where('inv.user_id', '=', userId)
     .where('inv.quantity', '>', 0)
     .orderBy('i.price_nano', 'desc')
@@ -34,7 +42,14 @@ export async function listInventory(db: Db, userId: bigint): Promise<InventoryEn
   return rows.map((r) => ({
     id: r.item_id,
     quantity: r.quantity,
-    item: { id: r.item_id, name: r.name, imageUrl: r.image_url, price: formatTon(r.price_nano) },
+    acquiredAt: new Date(r.acquired_at).toISOString(),
+    item: {
+      id: r.item_id,
+      name: r.name,
+      imageUrl: r.image_url,
+      price: formatTon(r.price_nano),
+      rarity: r.rarity,
+    },
   }));
 }
 
@@ -89,6 +104,7 @@ export async function giveToInventory(
       oc.columns(['user_id', 'item_id']).doUpdateSet((eb) => ({
         quantity: eb('inventory.quantity', '+', eb.ref('excluded.quantity')),
         updated_at: sql<Date>`now()`,
+        acquired_at: sql<Date>`now()`,
       })),
     )
     .execute();
@@ -136,19 +152,42 @@ async function creditSale(trx: Trx, userId: bigint, lines: readonly SaleLine[]):
   };
 }
 
-/** Sells `quantity` of one item at its catalogue price, in the caller's transaction. */
-export async function sellItem(
+/**
+ * Sells the given quantities of items at their catalogue prices, in the caller's transaction: all of them
+ * or none (the first line the player cannot cover refuses the whole sale, 404/409 as takeFromInventory).
+ * 400 DUPLICATE_ITEM when a line names an item twice (the player meant one quantity, not two sales).
+ */
+export async function sellItems(
   trx: Trx,
   userId: bigint,
-  itemId: string,
-  quantity: number,
+  lines: readonly { itemId: string; quantity: number }[],
 ): Promise<SellResponse> {
+  const ids = lines.map((l) => l.itemId);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined)
+    throw badRequest(
+      'DUPLICATE_ITEM',
+      `The item "${repeated}" is named more than once; give its quantity once`,
+    );
   await lockPlayer(trx, userId);
-  await takeFromInventory(trx, userId, itemId, quantity);
-  const item = await trx.selectFrom('items').select('price_nano').where('id', '=', itemId).executeTakeFirst();
-  // an inventory row always names an item (foreign key), so this only guards against the impossible
-  if (!item) throw itemNotOwned(itemId);
-  return creditSale(trx, userId, [{ itemId, quantity, amountNano: item.price_nano * BigInt(quantity) }]);
+  for (const line of lines) await takeFromInventory(trx, userId, line.itemId, line.quantity);
+  const prices = await trx.selectFrom('items').select(['id', 'price_nano']).where('id', 'in', ids).execute();
+  const priceOf = new Map(prices.map((p) => [p.id, p.price_nano]));
+  return creditSale(
+    trx,
+    userId,
+    lines.map((l) => {
+      const price = priceOf.get(l.itemId);
+      // an inventory row always names an item (foreign key), so this only guards against the impossible
+      if (price === undefined) throw itemNotOwned(l.itemId);
+      return { itemId: l.itemId, quantity: l.quantity, amountNano: price * BigInt(l.quantity) };
+    }),
+  );
+}
+
+/** Sells `quantity` of one item at its catalogue price, in the caller's transaction. */
+export function sellItem(trx: Trx, userId: bigint, itemId: string, quantity: number): Promise<SellResponse> {
+  return sellItems(trx, userId, [{ itemId, quantity }]);
 }
 
 /** Sells everything the player holds, in the caller's transaction; 409 INVENTORY_EMPTY when there is nothing. */

@@ -10,11 +10,11 @@ import { ApiError } from '../../contract/common.ts';
 import type { App, AppContext } from '../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { withIdempotency } from '../lib/idempotency.ts';
-import { listInventory, sellEverything, sellItem } from '../inventory/inventory.ts';
+import { listInventory, sellEverything, sellItem, sellItems } from '../inventory/inventory.ts';
 import { listWithdrawals, requestWithdrawal } from '../inventory/withdrawals.ts';
 
 /**
- * The player's inventory: list, sell (one kind or everything), withdraw, and the withdrawal requests.
+ * The player's inventory: list, sell (one kind, a selection or everything), withdraw, and the withdrawal requests.
  * Sell and withdraw accept an Idempotency-Key header (server/lib/idempotency.ts).
  */
 export function inventoryRoutes(app: App, ctx: AppContext): void {
@@ -35,7 +35,9 @@ export function inventoryRoutes(app: App, ctx: AppContext): void {
       return withIdempotency(ctx.db, request, reply, (trx) =>
         'sellAll' in body
           ? sellEverything(trx, request.userId)
-          : sellItem(trx, request.userId, body.itemId, body.quantity),
+          : 'items' in body
+            ? sellItems(trx, request.userId, body.items)
+            : sellItem(trx, request.userId, body.itemId, body.quantity),
       );
     },
   );

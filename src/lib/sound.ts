@@ -123,6 +123,26 @@ export function playSound(name: SoundName): void {
 }
 
 /**
+ * The win sound, stepping up with the win's tier (0 to 4): louder and brighter, and from tier 3 a second,
+ * higher strike after it, so a big win sounds bigger than a small one.
+ */
+export function playWinSound(tier: number): void {
+  if (muted || !hasGesture()) return;
+  try {
+    const sound = howl('win');
+    const strike = (rate: number, volume: number) => {
+      const id = sound.play();
+      sound.rate(rate, id);
+      sound.volume(volume, id);
+    };
+    strike(1 + tier * 0.05, Math.min(0.45 + tier * 0.12, 1));
+    if (tier >= 3) setTimeout(() => strike(1.25 + (tier - 3) * 0.1, 0.6), 220);
+  } catch {
+    // no audio on this device: stay silent
+  }
+}
+
+/**
  * The roulette tick, at most once every TICK_MIN_GAP_MS whatever the number of reels or their speed, so a
  * fast reel never stacks hundreds of overlapping sounds. Returns whether it played.
  */

@@ -61,6 +61,15 @@ async function sellWholeInventory(): Promise<SellResponse> {
   return answer;
 }
 
+/** POST /inventory/sell {items}: a selection (the inventory's select mode, the win screen's Sell all), all or nothing */
+export async function sellInventoryItems(
+  items: readonly { itemId: string; quantity: number }[],
+): Promise<SellResponse> {
+  const answer = await post<SellResponse>('/inventory/sell', { items });
+  await refreshAfterInventoryChange(answer.balance);
+  return answer;
+}
+
 /** POST /inventory/withdraw {itemId, quantity} */
 async function withdrawInventoryItem(itemId: string, quantity = 1): Promise<Withdrawal> {
   const answer = await post<WithdrawResponse>('/inventory/withdraw', { itemId, quantity });
@@ -70,7 +79,10 @@ async function withdrawInventoryItem(itemId: string, quantity = 1): Promise<With
 
 /** What an inventory button asks for: sell one, withdraw one (quantity 1 each, spec §2), or sell all. */
 export type InventoryAction =
-  { kind: 'sell'; itemId: string } | { kind: 'withdraw'; itemId: string } | { kind: 'sellAll' };
+  | { kind: 'sell'; itemId: string }
+  | { kind: 'withdraw'; itemId: string }
+  | { kind: 'sellAll' }
+  | { kind: 'sellItems'; items: { itemId: string; quantity: number }[] };
 
 /**
  * The inventory's actions (on the inventory screen and the profile): one mutation atom, its failure shown
@@ -81,6 +93,7 @@ export const inventoryActionAtom = atomWithMutation<void, InventoryAction, Error
   mutationFn: async (action) => {
     if (action.kind === 'sell') await sellInventoryItem(action.itemId, 1);
     else if (action.kind === 'withdraw') await withdrawInventoryItem(action.itemId, 1);
+    else if (action.kind === 'sellItems') await sellInventoryItems(action.items);
     else await sellWholeInventory();
   },
 }));

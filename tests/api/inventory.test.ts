@@ -10,6 +10,7 @@ import type {
   WithdrawalsResponse,
 } from '../../contract/inventory.ts';
 import { runAdminCli } from '../../server/admin-cli.ts';
+import { giveToInventory } from '../../server/inventory/inventory.ts';
 import { setBalance, startServer, type TestServer } from './harness.ts';
 import { TON } from './games.ts';
 import { books, expectLedgerBalances, grantItems, held } from './holdings.ts';
@@ -52,25 +53,58 @@ describe('the inventory', () => {
     const token = await player(820001, { candy: 2, diamond: 1, lollipop: 5, cake: 0 });
     const res = await server.call<InventoryResponse>('GET', '/inventory', { token });
     expect(res.status).toBe(200);
+    // acquiredAt: when the item last came in (the inventory's "newest" order)
+    const acquired = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
     expect(res.body).toEqual({
       inventory: [
         {
           id: 'diamond',
           quantity: 1,
-          item: { id: 'diamond', name: 'Diamond', imageUrl: '/assets/items/diamond.svg', price: '45' },
+          acquiredAt: acquired,
+          item: {
+            id: 'diamond',
+            name: 'Diamond',
+            imageUrl: '/assets/items/diamond.svg',
+            price: '45',
+            rarity: 'epic',
+          },
         },
         {
           id: 'candy',
           quantity: 2,
-          item: { id: 'candy', name: 'Candy', imageUrl: '/assets/items/candy.svg', price: '0.3' },
+          acquiredAt: acquired,
+          item: {
+            id: 'candy',
+            name: 'Candy',
+            imageUrl: '/assets/items/candy.svg',
+            price: '0.3',
+            rarity: 'common',
+          },
         },
         {
           id: 'lollipop',
           quantity: 5,
-          item: { id: 'lollipop', name: 'Lollipop', imageUrl: '/assets/items/lollipop.svg', price: '0.1' },
+          acquiredAt: acquired,
+          item: {
+            id: 'lollipop',
+            name: 'Lollipop',
+            imageUrl: '/assets/items/lollipop.svg',
+            price: '0.1',
+            rarity: 'common',
+          },
         },
       ],
     });
+    // a new unit moves the item's acquiredAt forward; a sale does not
+    const first = res.body.inventory.find((e) => e.id === 'candy')!.acquiredAt;
+    await new Promise((r) => setTimeout(r, 20));
+    await server.call('POST', '/inventory/sell', { token, body: { itemId: 'lollipop', quantity: 1 } });
+    await server.built.ctx.db.transaction().execute((trx) => giveToInventory(trx, 820001n, 'candy', 1));
+    const later = (await server.call<InventoryResponse>('GET', '/inventory', { token })).body.inventory;
+    expect(Date.parse(later.find((e) => e.id === 'candy')!.acquiredAt)).toBeGreaterThan(Date.parse(first));
+    expect(later.find((e) => e.id === 'lollipop')!.acquiredAt).toBe(
+      res.body.inventory.find((e) => e.id === 'lollipop')!.acquiredAt,
+    );
     const empty = await server.call<InventoryResponse>('GET', '/inventory', { token: await player(820002) });
     expect(empty).toEqual({ status: 200, body: { inventory: [] } });
     expect((await server.call<ApiError>('GET', '/inventory')).status).toBe(401);
@@ -150,6 +184,100 @@ describe('selling', () => {
     const empty = await server.call<ApiError>('POST', '/inventory/sell', { token, body: { sellAll: true } });
     expect(empty).toMatchObject({ status: 409, body: { statusCode: 409, code: 'INVENTORY_EMPTY' } });
     expect(await books(server, 820102)).toEqual(after);
+  });
+
+  it('sells a selection in one request: one credit, a ledger row per item, all or nothing', async () => {
+    const token = await player(820104, { candy: 3, cake: 2, diamond: 1 }, 1n * TON);
+    const before = await books(server, 820104);
+    const res = await server.call<SellResponse>('POST', '/inventory/sell', {
+      token,
+      body: {
+        items: [
+          { itemId: 'candy', quantity: 2 },
+          { itemId: 'diamond', quantity: 1 },
+        ],
+      },
+      headers: { 'idempotency-key': 'selection-820104' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      sold: [
+        { itemId: 'candy', quantity: 2, amount: '0.6' },
+        { itemId: 'diamond', quantity: 1, amount: '45' },
+      ],
+      total: '45.6',
+      balance: '46.6',
+    });
+    const after = await books(server, 820104);
+    expect([held(after, 'candy'), held(after, 'cake'), held(after, 'diamond')]).toEqual([1, 2, 0]);
+    expect(after.balanceNano).toBe(1n * TON + 2n * PRICE.candy + PRICE.diamond);
+    expect(after.ledger.slice(before.ledger.length).map((r) => [r.kind, r.ref, r.delta_nano])).toEqual([
+      ['sell', 'candy', 2n * PRICE.candy],
+      ['sell', 'diamond', PRICE.diamond],
+    ]);
+    expectLedgerBalances(after);
+
+    // the same tap again: the stored answer, nothing sold twice
+    const replay = await server.call<SellResponse>('POST', '/inventory/sell', {
+      token,
+      body: {
+        items: [
+          { itemId: 'candy', quantity: 2 },
+          { itemId: 'diamond', quantity: 1 },
+        ],
+      },
+      headers: { 'idempotency-key': 'selection-820104' },
+    });
+    expect(replay.body).toEqual(res.body);
+    expect(await books(server, 820104)).toEqual(after);
+
+    // one line the player cannot cover refuses the whole selection
+    const refused: [unknown, number, string][] = [
+      [
+        {
+          items: [
+            { itemId: 'cake', quantity: 1 },
+            { itemId: 'diamond', quantity: 1 },
+          ],
+        },
+        404,
+        'ITEM_NOT_OWNED',
+      ],
+      [
+        {
+          items: [
+            { itemId: 'cake', quantity: 1 },
+            { itemId: 'candy', quantity: 2 },
+          ],
+        },
+        409,
+        'INSUFFICIENT_QUANTITY',
+      ],
+      [
+        {
+          items: [
+            { itemId: 'cake', quantity: 1 },
+            { itemId: 'cake', quantity: 1 },
+          ],
+        },
+        400,
+        'DUPLICATE_ITEM',
+      ],
+      [{ items: [] }, 400, 'VALIDATION_ERROR'],
+      [{ items: [{ itemId: 'cake', quantity: 0 }] }, 400, 'VALIDATION_ERROR'],
+      [
+        { items: Array.from({ length: 101 }, (_, i) => ({ itemId: `x${i}`, quantity: 1 })) },
+        400,
+        'VALIDATION_ERROR',
+      ],
+      [{ items: [{ itemId: 'cake', quantity: 1 }], sellAll: true }, 400, 'VALIDATION_ERROR'],
+      [{ items: 'cake' }, 400, 'VALIDATION_ERROR'],
+    ];
+    for (const [body, status, code] of refused) {
+      const r = await server.call<ApiError>('POST', '/inventory/sell', { token, body });
+      expect([r.status, r.body.code], JSON.stringify(body)).toEqual([status, code]);
+    }
+    expect(await books(server, 820104)).toEqual(after);
   });
 
   it('refuses bad quantities, unknown and unowned items with a JSON error, changing nothing', async () => {

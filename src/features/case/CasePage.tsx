@@ -259,6 +259,15 @@ function CaseOpenScreen({ box }: { box: Case }) {
   const { open, quickOpen } = opening;
   const onOpen = useCallback(() => open(count, pieces), [open, count, pieces]);
   const onQuickOpen = useCallback(() => quickOpen(count), [quickOpen, count]);
+  // the same copies the same way again, straight from the win screen
+  const { again } = opening;
+  const onOpenAgain = useCallback(
+    () =>
+      again(
+        mode === 'quick' ? () => quickOpen(opening.state.count) : () => open(opening.state.count, pieces),
+      ),
+    [again, mode, quickOpen, open, opening.state.count, pieces],
+  );
 
   return (
     <section className="screen case-page" data-testid="case-page" data-phase={phase} aria-busy={busy}>
@@ -285,7 +294,15 @@ function CaseOpenScreen({ box }: { box: Case }) {
       <StillDropFeed />
       <StillCaseItems items={items} />
 
-      {phase === 'finished' && <WinScreen results={results} closing={closing} onKeep={opening.keep} />}
+      {phase === 'finished' && (
+        <WinScreen
+          results={results}
+          paid={box.price}
+          closing={closing}
+          onKeep={opening.keep}
+          onOpenAgain={onOpenAgain}
+        />
+      )}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpenResult } from '../../../contract/cases.ts';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
@@ -7,28 +7,74 @@ import { sumTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import { sellInventoryItem } from '../../state/inventory';
+import { sellInventoryItem, sellInventoryItems } from '../../state/inventory';
+import { playWinSound } from '../../lib/sound';
+import { usePrefersReducedMotion } from '../../lib/scene-hooks';
+import { badgeMultiplier, revealTier } from './reveal';
+import { WinReveal } from './WinReveal';
 
 type SaleState =
   { status: 'idle' } | { status: 'pending' } | { status: 'sold' } | { status: 'failed'; message: string };
 
 interface WinScreenProps {
   results: readonly OpenResult[];
+  /** what one opening cost (the case's price): the reveal's tier and each item's multiplier are against it */
+  paid: string;
   /** fading out after 'Keep it' */
   closing: boolean;
   onKeep: () => void;
+  /** opens the case again, as many copies the same way; absent where that is not offered */
+  onOpenAgain?: () => void;
 }
 
-/** The won items (price with at least 1 decimal, spec §9, and every significant one: the Sell button offers exactly what a sale credits), each sellable, and 'Keep it' to close (spec §2, §4). */
-export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
-  const { t } = useTranslation();
+/** The panel's entrance, ms (case.css win-in): Sell all and Open again take taps after it. */
+const ENTRANCE_MS = 420;
+
+/** A multiplier as the locale writes it: ×2.5, ×12, ×1 234. */
+function formatMultiplier(multiplier: number, language: string): string {
+  const digits = multiplier < 10 ? 1 : 0;
+  return `×${new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(multiplier)}`;
+}
+
+/**
+ * The won items (price with at least 1 decimal, spec §9, and every significant one: the Sell button offers
+ * exactly what a sale credits), each sellable, Sell all, Open again and 'Keep it' to close (spec §2, §4).
+ * The reveal behind them (glow, rays, ring, sparks) and the win sound step up with the best win's tier:
+ * its rarity or its value against the price, whichever is higher; under reduced motion it is skipped.
+ */
+export function WinScreen({ results, paid, closing, onKeep, onOpenAgain }: WinScreenProps) {
+  const { t, i18n } = useTranslation();
   const { itemName } = useCatalogueTexts();
+  const reducedMotion = usePrefersReducedMotion();
   const [sales, setSales] = useState<Record<string, SaleState>>({});
   const keepRef = useRef<HTMLButtonElement>(null);
-  const total = sumTon(results.map((r) => r.item.price));
-  const allSold = results.length > 0 && results.every((r) => sales[r.openingId]?.status === 'sold');
+  const selling = useRef(false);
+  // taps within the entrance were aimed at what stood here before (the last win screen's Open again)
+  const shownAt = useRef(Infinity);
+  useEffect(() => {
+    shownAt.current = performance.now();
+  }, []);
+  const settledIn = (event: { timeStamp: number }) => event.timeStamp - shownAt.current >= ENTRANCE_MS;
+  const unsold = results.filter((r) => sales[r.openingId]?.status !== 'sold');
+  // what is still the player's: the total follows every sale
+  const total = sumTon(unsold.map((r) => r.item.price));
+  const allSold = results.length > 0 && unsold.length === 0;
+  const pendingAny = results.some((r) => sales[r.openingId]?.status === 'pending');
+  const best = useMemo(
+    () =>
+      results.reduce(
+        (top, r) => {
+          const tier = revealTier(r.item.rarity, r.item.price, paid);
+          return tier > top.tier ? { tier, result: r } : top;
+        },
+        { tier: 0 as ReturnType<typeof revealTier>, result: results[0] },
+      ),
+    [results, paid],
+  );
 
   useEffect(() => keepRef.current?.focus(), []);
+  // the win sound once, as loud as the win is big
+  useEffect(() => playWinSound(best.tier), [best.tier]);
 
   // everything sold: nothing left to keep
   useEffect(() => {
@@ -36,6 +82,8 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
   }, [allSold, onKeep]);
 
   async function sell(result: OpenResult) {
+    if (selling.current) return;
+    selling.current = true;
     setSales((s) => ({ ...s, [result.openingId]: { status: 'pending' } }));
     try {
       await sellInventoryItem(result.item.id, 1);
@@ -43,19 +91,49 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
     } catch (error) {
       const message = apiErrorText(error, t('case.win.sellError'));
       setSales((s) => ({ ...s, [result.openingId]: { status: 'failed', message } }));
+    } finally {
+      selling.current = false;
+    }
+  }
+
+  /** Sells every unsold win in one request (one idempotency key): as many of each item as were won. */
+  async function sellAll() {
+    if (selling.current || unsold.length === 0) return;
+    selling.current = true;
+    const lines = new Map<string, number>();
+    for (const r of unsold) lines.set(r.item.id, (lines.get(r.item.id) ?? 0) + 1);
+    const mark = (state: SaleState) =>
+      setSales((s) => ({ ...s, ...Object.fromEntries(unsold.map((r) => [r.openingId, state])) }));
+    mark({ status: 'pending' });
+    try {
+      await sellInventoryItems([...lines].map(([itemId, quantity]) => ({ itemId, quantity })));
+      mark({ status: 'sold' });
+    } catch (error) {
+      mark({ status: 'failed', message: apiErrorText(error, t('case.win.sellError')) });
+    } finally {
+      selling.current = false;
     }
   }
 
   const many = results.length > 1;
   return (
-    <div className="win" data-closing={closing || undefined} data-testid="win-screen">
+    <div
+      className="win"
+      data-closing={closing || undefined}
+      data-testid="win-screen"
+      data-reveal-tier={best.tier}
+    >
       <div className="win__backdrop" aria-hidden="true" />
+      {!reducedMotion && best.tier > 0 && best.result && (
+        <WinReveal tier={best.tier} rarity={best.result.item.rarity} seed={best.result.openingId} />
+      )}
       <div
         className="win__panel"
         role="dialog"
         aria-modal="true"
         aria-labelledby="win-title"
         data-count={results.length}
+        data-tier={best.tier}
       >
         <span className="win__rays" aria-hidden="true" />
         <h2 id="win-title" className="win__title">
@@ -64,6 +142,7 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
         <ul className="win__items">
           {results.map((result, index) => {
             const sale = sales[result.openingId] ?? { status: 'idle' };
+            const multiplier = badgeMultiplier(result.item.price, paid);
             return (
               <li
                 key={result.openingId}
@@ -74,6 +153,11 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
                 data-item-id={result.item.id}
                 style={{ animationDelay: `${index * 90}ms` }}
               >
+                {multiplier !== null && (
+                  <span className="win-item__multiplier" data-testid="win-multiplier">
+                    {formatMultiplier(multiplier, i18n.language)}
+                  </span>
+                )}
                 <span className="win-item__art">
                   <ArtImage src={result.item.imageUrl} />
                 </span>
@@ -89,7 +173,7 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
                     type="button"
                     className="win-item__sell"
                     data-testid="sell-button"
-                    disabled={sale.status === 'pending' || closing}
+                    disabled={pendingAny || closing}
                     onClick={() => void sell(result)}
                   >
                     {sale.status === 'pending'
@@ -111,11 +195,41 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
         {many && (
           <p className="win__total">
             {t('case.win.total')}
-            <span className="win__total-value">
+            <span className="win__total-value" data-testid="win-total">
               <TonIcon size={16} />
               {formatTon(total, 1)}
             </span>
           </p>
+        )}
+        {(many || onOpenAgain) && (
+          <div className="win__more">
+            {many && (
+              <button
+                type="button"
+                className="button button--ghost"
+                data-testid="win-sell-all"
+                disabled={pendingAny || closing || unsold.length === 0}
+                onClick={(event) => {
+                  if (settledIn(event)) void sellAll();
+                }}
+              >
+                {t('case.win.sellAll', { total: formatTon(total, 1) })}
+              </button>
+            )}
+            {onOpenAgain && (
+              <button
+                type="button"
+                className="button button--ghost"
+                data-testid="win-open-again"
+                disabled={pendingAny || closing}
+                onClick={(event) => {
+                  if (settledIn(event)) onOpenAgain();
+                }}
+              >
+                {t('case.win.openAgain')}
+              </button>
+            )}
+          </div>
         )}
         <button
           ref={keepRef}

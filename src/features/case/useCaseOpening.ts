@@ -9,7 +9,7 @@ import {
   lockVerticalSwipes,
   prepareVerticalSwipeLock,
 } from '../../lib/haptics';
-import { playSound, preloadSounds, preloadSoundsIfAllowed } from '../../lib/sound';
+import { preloadSounds, preloadSoundsIfAllowed } from '../../lib/sound';
 import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
 import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
 import { buildReels } from './model';
@@ -68,6 +68,8 @@ export interface CaseOpening {
   spinDone(): void;
   /** 'Keep it': fade out, then idle. */
   keep(): void;
+  /** The win screen's Open again: from the win straight into the opening `start` begins, once per win. */
+  again(start: () => void): void;
 }
 
 /**
@@ -80,6 +82,8 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const [reels] = useState(() => atom<readonly RouletteReel[]>([]));
   // a second tap while a request is out must not pay twice
   const busy = useRef(false);
+  // the win screen is up: its Open again may start the next opening (once)
+  const finished = useRef(false);
   // the current spin has already been told it ended (the roulette and the watchdog may both say so)
   const spinEnded = useRef(false);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -114,6 +118,7 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
 
   const reset = useCallback(() => {
     busy.current = false;
+    finished.current = false;
     store.set(reels, []);
     setState(IDLE);
   }, [store, reels]);
@@ -127,10 +132,26 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
     [errorText],
   );
 
+  // the win screen plays its own sound, as big as the win (WinScreen)
   const win = useCallback(() => {
-    playSound('win');
+    finished.current = true;
     hapticNotification('success');
   }, []);
+
+  /**
+   * The win screen's Open again: from the win straight into a new opening started by `start` (open or
+   * quickOpen), once per win screen however many taps reach it.
+   */
+  const again = useCallback(
+    (start: () => void) => {
+      if (!finished.current) return;
+      finished.current = false;
+      busy.current = false;
+      store.set(reels, []);
+      start();
+    },
+    [store, reels],
+  );
 
   const open = useCallback(
     (count: number, pieces: readonly RouletteItem[]) => {
@@ -222,5 +243,5 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const spinning = state.phase === 'spinning';
   useEffect(() => (spinning ? lockVerticalSwipes() : undefined), [spinning]);
 
-  return { state, reels, open, quickOpen, spinDone, keep };
+  return { state, reels, open, quickOpen, spinDone, keep, again };
 }

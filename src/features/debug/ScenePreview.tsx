@@ -8,6 +8,7 @@ import {
   type RouletteItem,
 } from '../../../scenes/roulette';
 import type { SceneEvent } from '../../../scenes/runtime';
+import type { RevealTier } from '../../../scenes/win-reveal';
 import type { SceneSurface } from '../../lib/scene/runtime';
 import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
 import { sceneResolution } from '../../lib/scene-hooks';
@@ -29,6 +30,8 @@ export interface Play {
   spin: BonusSpin;
   /** Battle reel: the winning case. */
   battleWinner: number;
+  /** Win reveal: the tier shown. */
+  revealTier: RevealTier;
 }
 
 interface ScenePreviewProps {
@@ -103,10 +106,17 @@ export function ScenePreview(props: ScenePreviewProps) {
     [current],
   );
 
+  const revealPlan = useMemo(
+    // a legendary gold, seeded by the play so a replay of the same tier throws a new burst
+    () => ({ tier: current?.revealTier ?? 4, color: 0xf5a524, seed: `debug:${current?.id ?? 0}` }),
+    [current],
+  );
+
   const rouletteCue = useSceneCue(roulettePlan, playKey);
   const chanceCue = useSceneCue(chancePlan, playKey);
   const bonusCue = useSceneCue(bonusPlan, playKey);
   const battleCue = useSceneCue(battlePlan, playKey);
+  const revealCue = useSceneCue(revealPlan, playKey);
 
   let view = null;
   if (width > 0) {
@@ -123,7 +133,9 @@ export function ScenePreview(props: ScenePreviewProps) {
       view = <SceneView scene="chance-wheel" cue={chanceCue} config={config} {...common} />;
     else if (scene === 'bonus-wheel')
       view = <SceneView scene="bonus-wheel" cue={bonusCue} config={config} {...common} />;
-    else view = <SceneView scene="battle-reel" cue={battleCue} config={config} {...common} />;
+    else if (scene === 'battle-reel')
+      view = <SceneView scene="battle-reel" cue={battleCue} config={config} {...common} />;
+    else view = <SceneView scene="win-reveal" cue={revealCue} config={config} {...common} />;
   }
 
   return (
@@ -132,6 +144,7 @@ export function ScenePreview(props: ScenePreviewProps) {
       style={{ minHeight: height }}
       data-testid="debug-preview"
       data-scene={scene}
+      data-reveal-tier={scene === 'win-reveal' ? revealPlan.tier : undefined}
     >
       <div key={`${scene}:${renderer}`} className="debug-preview__scene">
         {view}

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { pickWinner } from '../../../scenes/battle-reel';
+import type { RevealTier } from '../../../scenes/win-reveal';
 import { pickSpin, type BonusSegment, type BonusWheelConfig } from '../../../scenes/bonus-wheel';
 import { parseEase } from '../../../scenes/debug';
 import type { SceneEvent } from '../../../scenes/runtime';
@@ -31,6 +32,7 @@ const ENTRIES = [
   { key: 'chanceWheel', scene: 'chance-wheel', reels: 1 },
   { key: 'bonusWheel', scene: 'bonus-wheel', reels: 1 },
   { key: 'battleReel', scene: 'battle-reel', reels: 1 },
+  { key: 'winReveal', scene: 'win-reveal', reels: 1 },
 ] as const satisfies readonly { key: string; scene: SceneId; reels: 1 | 2 | 3 }[];
 
 const SPEEDS = [0.25, 0.5, 1] as const;
@@ -154,6 +156,8 @@ export function SceneSwitcher() {
         rolled: Math.random(),
         spin: pickSpin(Math.random, played as unknown as Partial<BonusWheelConfig>),
         battleWinner: pickWinner(Math.random, BATTLE_CASES.length),
+        // each replay shows the next tier, 4 first: every step of the reveal can be tuned in turn
+        revealTier: ((4 + plays.current - 1) % 5) as RevealTier,
       });
       setPlaying(true);
     },

@@ -3,7 +3,7 @@ import { isSceneId, type SceneId } from './registry';
 
 /**
  * The switcher's URL parameters, so benchmarks, screenshots and tests drive it without clicks:
- *   scene=roulette|chance-wheel|bonus-wheel|battle-reel   which scene (default roulette)
+ *   scene=roulette|chance-wheel|bonus-wheel|battle-reel|win-reveal   which scene (default roulette)
  *   reels=1..3                                            roulette reels (default 1)
  *   track=200|2000                                        roulette track length (targetTrackLength; 2 to 5000)
  *   renderer=auto|webgl|webgpu|canvas                     Pixi renderer (default auto: WebGL unless it is software)

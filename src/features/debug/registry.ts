@@ -24,6 +24,7 @@ import {
   motion as roulettePose,
   type RouletteConfig,
 } from '../../../scenes/roulette';
+import { revealMotion, revealPose, winRevealConfig, type WinRevealConfig } from '../../../scenes/win-reveal';
 import { BATTLE_CASES } from '../battle/cases';
 import type { ConfigDeclaration, ConfigObject, FieldRule } from './config-io';
 
@@ -146,6 +147,29 @@ export const SCENES: Record<SceneId, SceneEntry> = {
       return {
         durationMs: reel.durationMs,
         values: times(reel.durationMs, count).map((t) => battlePose(reel, t).x),
+      };
+    },
+  },
+  'win-reveal': {
+    id: 'win-reveal',
+    declaration: { constName: 'winRevealConfig', typeName: 'WinRevealConfig' },
+    source: configSources['win-reveal'],
+    defaults: asConfig(winRevealConfig),
+    rules: {},
+    playLength: (config) => {
+      const c = config as unknown as WinRevealConfig;
+      return c.durationMs + 4 * c.tierDurationMs;
+    },
+    sample(config, count = 25) {
+      // the top tier's glow: how fast it opens and how long it stays
+      const reveal = revealMotion({
+        tier: 4,
+        seed: 'sample',
+        config: config as unknown as Partial<WinRevealConfig>,
+      });
+      return {
+        durationMs: reveal.durationMs,
+        values: times(reveal.durationMs, count).map((t) => revealPose(reveal, t).glowRadius),
       };
     },
   },

@@ -2,7 +2,6 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InventoryEntry } from '../../../contract/inventory.ts';
-import { parseTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
@@ -10,23 +9,71 @@ import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { inventoryAtom } from '../../state/inventory';
 import type { useInventoryActions } from './useInventoryActions';
+import { sortInventory, worthOf, type InventorySort } from './sort';
 import './inventory.css';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 type Actions = ReturnType<typeof useInventoryActions>;
 
+/** The inventory's select mode: which entries are picked (all of each one's units), and the toggle. */
+export interface InventorySelection {
+  selected: ReadonlySet<string>;
+  toggle(itemId: string): void;
+}
+
 interface InventoryCardProps {
   entry: InventoryEntry;
   actions: Actions;
+  selection?: InventorySelection;
 }
 
-/** One item: image (placeholder on failure), name, 'Quantity: n', price with 1 decimal, Sell and Withdraw. */
-function InventoryCard({ entry, actions }: InventoryCardProps) {
+/**
+ * One item: image (placeholder on failure), name, 'Quantity: n', price with 1 decimal, Sell and Withdraw;
+ * in select mode the whole card is one toggle instead.
+ */
+function InventoryCard({ entry, actions, selection }: InventoryCardProps) {
   const { t } = useTranslation();
   const { itemName } = useCatalogueTexts();
   const disabled = actions.pending || entry.quantity === 0;
+  if (selection) {
+    const picked = selection.selected.has(entry.item.id);
+    return (
+      <li
+        className="inventory-card"
+        data-testid="inventory-item"
+        data-item-id={entry.item.id}
+        data-rarity={entry.item.rarity}
+        data-selected={picked || undefined}
+      >
+        <button
+          type="button"
+          className="inventory-card__pick"
+          aria-pressed={picked}
+          disabled={actions.pending}
+          onClick={() => selection.toggle(entry.item.id)}
+          data-testid="inventory-pick"
+        >
+          <span className="inventory-card__check" aria-hidden="true" />
+          <span className="inventory-card__art">
+            <ArtImage src={entry.item.imageUrl} className="inventory-card__img" />
+          </span>
+          <span className="inventory-card__name">{itemName(entry.item)}</span>
+          <span className="inventory-card__quantity">{t('inventory.quantity', { n: entry.quantity })}</span>
+          <span className="inventory-card__price">
+            <TonIcon size={14} />
+            {formatTon(entry.item.price, 1)}
+          </span>
+        </button>
+      </li>
+    );
+  }
   return (
-    <li className="inventory-card" data-testid="inventory-item" data-item-id={entry.item.id}>
+    <li
+      className="inventory-card"
+      data-testid="inventory-item"
+      data-item-id={entry.item.id}
+      data-rarity={entry.item.rarity}
+    >
       <div className="inventory-card__art">
         <ArtImage src={entry.item.imageUrl} className="inventory-card__img" />
       </div>
@@ -62,8 +109,16 @@ function InventoryCard({ entry, actions }: InventoryCardProps) {
   );
 }
 
+interface InventoryGridProps {
+  actions: Actions;
+  /** the order to show (the server's: dearest first) */
+  sort?: InventorySort;
+  /** select mode: cards toggle instead of offering Sell and Withdraw */
+  selection?: InventorySelection;
+}
+
 /** The two-column inventory grid with its loading, load-error, offline and empty states (spec §2, §8). */
-export function InventoryGrid({ actions }: { actions: Actions }) {
+export function InventoryGrid({ actions, sort = 'price', selection }: InventoryGridProps) {
   const { t } = useTranslation();
   const query = useAtomValue(inventoryAtom);
   return (
@@ -77,18 +132,13 @@ export function InventoryGrid({ actions }: { actions: Actions }) {
     >
       {(entries) => (
         <ul className="inventory-grid" data-testid="inventory-grid">
-          {entries.map((entry) => (
-            <InventoryCard key={entry.id} entry={entry} actions={actions} />
+          {sortInventory(entries, sort).map((entry) => (
+            <InventoryCard key={entry.id} entry={entry} actions={actions} selection={selection} />
           ))}
         </ul>
       )}
     </QueryState>
   );
-}
-
-/** What everything held is worth at the server's prices, in nanoTON (exact). */
-function inventoryWorth(entries: readonly InventoryEntry[]): bigint {
-  return entries.reduce((sum, e) => sum + parseTon(e.item.price) * BigInt(e.quantity), 0n);
 }
 
 /**
@@ -102,7 +152,7 @@ export function SellAllButton({ actions }: { actions: Actions }) {
   const held = (data ?? []).filter((e) => e.quantity > 0);
   const empty = held.length === 0;
   const count = held.reduce((sum, e) => sum + e.quantity, 0);
-  const total = formatTon(inventoryWorth(held), 2);
+  const total = formatTon(worthOf(held), 2);
   return (
     <>
       <button

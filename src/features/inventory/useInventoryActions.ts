@@ -21,5 +21,8 @@ export function useInventoryActions() {
     sell: (itemId: string) => run({ kind: 'sell', itemId }),
     withdraw: (itemId: string) => run({ kind: 'withdraw', itemId }),
     sellAll: () => run({ kind: 'sellAll' }),
+    sellItems: (items: { itemId: string; quantity: number }[], onSold?: () => void) => {
+      if (!pending) mutation.mutate({ kind: 'sellItems', items }, { onSuccess: onSold });
+    },
   };
 }

@@ -5,6 +5,7 @@ import type { BonusWheelConfig, BonusWheelScenePlan } from '../../../scenes/bonu
 import type { ChanceWheelConfig, ChanceWheelScenePlan } from '../../../scenes/chance-wheel';
 import type { RendererChoice, RouletteConfig, RouletteScenePlan } from '../../../scenes/roulette';
 import type { SceneEvent, SceneId } from '../../../scenes/runtime';
+import type { WinRevealConfig, WinRevealScenePlan } from '../../../scenes/win-reveal';
 import { openSurface, type SceneSurface } from './runtime';
 
 interface ScenePlans {
@@ -12,6 +13,7 @@ interface ScenePlans {
   'chance-wheel': ChanceWheelScenePlan;
   'bonus-wheel': BonusWheelScenePlan;
   'battle-reel': BattleReelScenePlan;
+  'win-reveal': WinRevealScenePlan;
 }
 
 interface SceneConfigs {
@@ -19,6 +21,7 @@ interface SceneConfigs {
   'chance-wheel': ChanceWheelConfig;
   'bonus-wheel': BonusWheelConfig;
   'battle-reel': BattleReelConfig;
+  'win-reveal': WinRevealConfig;
 }
 
 /** A scene's phase edge: what to show, and which play of it runs (null: none). */

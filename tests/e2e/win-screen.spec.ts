@@ -1,0 +1,122 @@
+import { expect, test, type Page } from '@playwright/test';
+import { parseTon } from '../../contract/money.ts';
+import { addTestCase, books } from '../api/holdings.ts';
+import { setBalance } from '../api/harness.ts';
+import { readShown } from './money.ts';
+import { openAs, startAppServer, type TestServer } from './players.ts';
+
+// The win screen's reveal steps up with the win (rarity, or value against the price), skipped under reduced
+// motion; multiplier badges; Sell all in one request with a total that follows every sale; Open again.
+// Cases made for this test make the tier certain: 'jackpot' (0.1 TON) always drops a 45 TON diamond (450×),
+// 'dud' (5 TON) always a 0.1 TON lollipop (a common item worth less than the price).
+
+const PLAYER = { id: 7_400_001, first_name: 'Winner', username: 'winner_e2e' };
+
+let server: TestServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  server = await startAppServer();
+  await server.login(PLAYER);
+  await setBalance(server, PLAYER.id, 500_000_000_000n);
+  await addTestCase(server, 'jackpot', 100_000_000n, { diamond: 1 });
+  await addTestCase(server, 'dud', 5_000_000_000n, { lollipop: 1 });
+});
+
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function quickOpen(page: Page, count: 1 | 2 | 3) {
+  await page.getByTestId(`count-x${count}`).tap();
+  await page.getByTestId('quick-open-button').tap();
+  await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 20_000 });
+}
+
+test('a big win gets the top reveal and its multiplier; a small one none', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ hasTouch: true, viewport: { width: 390, height: 844 } });
+  try {
+    const page = await openAs(context, server, PLAYER, '/case/jackpot');
+    await quickOpen(page, 1);
+    const win = page.getByTestId('win-screen');
+    await expect(win).toHaveAttribute('data-reveal-tier', '4');
+    // drawn by the scene runtime on its own canvas behind the panel
+    await expect(page.getByTestId('win-reveal').locator('canvas')).toHaveCount(1);
+    await expect(page.getByTestId('win-multiplier')).toHaveText('×450');
+    await page.getByTestId('keep-button').tap();
+    await expect(win).toHaveCount(0);
+
+    await page.goto(`${server.baseUrl}/case/dud`);
+    await quickOpen(page, 1);
+    await expect(page.getByTestId('win-screen')).toHaveAttribute('data-reveal-tier', '0');
+    await expect(page.getByTestId('win-reveal')).toHaveCount(0);
+    await expect(page.getByTestId('win-multiplier')).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+});
+
+test('reduced motion skips the reveal, the win is shown all the same', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ hasTouch: true, reducedMotion: 'reduce' });
+  try {
+    const page = await openAs(context, server, PLAYER, '/case/jackpot');
+    await quickOpen(page, 1);
+    await expect(page.getByTestId('win-screen')).toHaveAttribute('data-reveal-tier', '4');
+    await expect(page.getByTestId('win-item')).toHaveCount(1);
+    await expect(page.getByTestId('win-reveal')).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the total follows sales, Sell all sells the rest in one request, Open again opens the same way', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const context = await browser.newContext({ hasTouch: true, viewport: { width: 360, height: 740 } });
+  try {
+    const page = await openAs(context, server, PLAYER, '/case/dud');
+    await quickOpen(page, 3);
+    const total = () =>
+      page
+        .getByTestId('win-total')
+        .textContent()
+        .then((t) => readShown(t!));
+    const price = parseTon('0.1');
+    await expect.poll(total).toBe(3n * price);
+
+    // one sold: the total is what is still the player's
+    await page.getByTestId('sell-button').first().tap();
+    await expect.poll(total).toBe(2n * price);
+
+    // Sell all: one request for the two left, then the screen closes
+    const sells: unknown[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/inventory/sell')) sells.push(r.postDataJSON());
+    });
+    const before = await books(server, PLAYER.id);
+    await page.getByTestId('win-sell-all').tap();
+    await expect(page.getByTestId('win-screen')).toHaveCount(0);
+    expect(sells).toEqual([{ items: [{ itemId: 'lollipop', quantity: 2 }] }]);
+    expect((await books(server, PLAYER.id)).balanceNano - before.balanceNano).toBe(2n * price);
+
+    // Open again: three more, quick, once however quickly it is tapped twice
+    await quickOpen(page, 3);
+    const opened = (await books(server, PLAYER.id)).openingsCount;
+    // two taps 60 ms apart on the button: one more opening of three, not two
+    const box = (await page.getByTestId('win-open-again').boundingBox())!;
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.touchscreen.tap(x, y);
+    await page.waitForTimeout(60);
+    await page.touchscreen.tap(x, y);
+    await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('win-item')).toHaveCount(3);
+    await expect.poll(async () => (await books(server, PLAYER.id)).openingsCount).toBe(opened + 3);
+    await page.waitForTimeout(1500);
+    expect((await books(server, PLAYER.id)).openingsCount).toBe(opened + 3);
+  } finally {
+    await context.close();
+  }
+});
