@@ -5,4 +5,4 @@
  */
 export type { RevealTier, WinRevealScenePlan } from './plan.ts';
 export { winRevealConfig, type WinRevealConfig } from './config.ts';
-export { revealMotion, revealPose, type RevealMotion, type RevealPose } from './motion.ts';
+export { revealMotion, revealPose } from './motion.ts';

@@ -18,7 +18,7 @@ const SOUND_KEY = 'sound';
 /** The shortest gap between two ticks, ms: a fast reel crosses many cards a second, the ear needs fewer. */
 const TICK_MIN_GAP_MS = 55;
 
-export type SoundName = 'tick' | 'win';
+type SoundName = 'tick' | 'win';
 
 const SOURCES: Record<SoundName, { src: string[]; volume: number }> = {
   tick: { src: ['/assets/sounds/tick.wav'], volume: 0.35 },
@@ -113,7 +113,7 @@ export function preloadSoundsIfAllowed(): void {
 }
 
 /** Plays a sound once, unless muted (or before any gesture: nothing could be heard then). */
-export function playSound(name: SoundName): void {
+function playSound(name: SoundName): void {
   if (muted || !hasGesture()) return;
   try {
     howl(name).play();

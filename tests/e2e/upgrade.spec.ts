@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { shownPrice } from './money.ts';
+import { parseTon } from '../../contract/money.ts';
 
 // The upgrade game against the real server in demo mode. Every e2e file shares one server and database,
 // so nothing here assumes a fresh inventory or balance: both are read before each step. The stakes come
@@ -360,6 +361,12 @@ test('a success and a failure: the wheel turns to the server roll, the right she
       await expect(page.getByTestId('upgrade-result-item')).toHaveAttribute('data-item-id', roll.target.id);
       await expect(sheet).toContainText(`${stake.item.name} became ${roll.target.name}`);
       await expect(page.getByTestId('upgrade-back')).toHaveCount(0);
+      // a success is revealed like a case's win (the target is dearer than the stake: tier 1 and up), but
+      // not under reduced motion; a ×N badge from twice the stake's worth
+      if (attempt < FULL_ROLLS) await expect(page.getByTestId('win-reveal').locator('canvas')).toHaveCount(1);
+      else await expect(page.getByTestId('win-reveal')).toHaveCount(0);
+      const gain = (parseTon(roll.target.price) * 1000n) / parseTon(stake.item.price);
+      await expect(page.getByTestId('upgrade-result-multiplier')).toHaveCount(gain >= 2000n ? 1 : 0);
       if (!continuedToProfile) {
         // Continue after a success goes to the profile
         continuedToProfile = true;

@@ -1,9 +1,11 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Rarity } from '../../../contract/cases.ts';
 import type { RevealTier } from '../../../scenes/win-reveal';
 import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
 import { sceneResolution, useElementWidth } from '../../lib/scene-hooks';
-import { RARITY_COLORS } from './reveal';
+import { formatMultiplier, RARITY_COLORS } from './reveal';
+import './reveal.css';
 
 interface WinRevealProps {
   tier: RevealTier;
@@ -28,5 +30,15 @@ export function WinReveal({ tier, rarity, seed }: WinRevealProps) {
         <SceneView scene="win-reveal" cue={cue} width={side} height={side} dpr={sceneResolution()} />
       )}
     </div>
+  );
+}
+
+/** A win's ×N badge (worth N times what was paid), as the locale writes the number. */
+export function MultiplierBadge({ multiplier, testId }: { multiplier: number; testId: string }) {
+  const { i18n } = useTranslation();
+  return (
+    <span className="win-badge" data-testid={testId}>
+      {formatMultiplier(multiplier, i18n.language)}
+    </span>
   );
 }

@@ -11,7 +11,7 @@ import { sellInventoryItem, sellInventoryItems } from '../../state/inventory';
 import { playWinSound } from '../../lib/sound';
 import { usePrefersReducedMotion } from '../../lib/scene-hooks';
 import { badgeMultiplier, revealTier } from './reveal';
-import { WinReveal } from './WinReveal';
+import { MultiplierBadge, WinReveal } from './WinReveal';
 
 type SaleState =
   { status: 'idle' } | { status: 'pending' } | { status: 'sold' } | { status: 'failed'; message: string };
@@ -30,12 +30,6 @@ interface WinScreenProps {
 /** The panel's entrance, ms (case.css win-in): Sell all and Open again take taps after it. */
 const ENTRANCE_MS = 420;
 
-/** A multiplier as the locale writes it: ×2.5, ×12, ×1 234. */
-function formatMultiplier(multiplier: number, language: string): string {
-  const digits = multiplier < 10 ? 1 : 0;
-  return `×${new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(multiplier)}`;
-}
-
 /**
  * The won items (price with at least 1 decimal, spec §9, and every significant one: the Sell button offers
  * exactly what a sale credits), each sellable, Sell all, Open again and 'Keep it' to close (spec §2, §4).
@@ -43,7 +37,7 @@ function formatMultiplier(multiplier: number, language: string): string {
  * its rarity or its value against the price, whichever is higher; under reduced motion it is skipped.
  */
 export function WinScreen({ results, paid, closing, onKeep, onOpenAgain }: WinScreenProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { itemName } = useCatalogueTexts();
   const reducedMotion = usePrefersReducedMotion();
   const [sales, setSales] = useState<Record<string, SaleState>>({});
@@ -153,11 +147,7 @@ export function WinScreen({ results, paid, closing, onKeep, onOpenAgain }: WinSc
                 data-item-id={result.item.id}
                 style={{ animationDelay: `${index * 90}ms` }}
               >
-                {multiplier !== null && (
-                  <span className="win-item__multiplier" data-testid="win-multiplier">
-                    {formatMultiplier(multiplier, i18n.language)}
-                  </span>
-                )}
+                {multiplier !== null && <MultiplierBadge multiplier={multiplier} testId="win-multiplier" />}
                 <span className="win-item__art">
                   <ArtImage src={result.item.imageUrl} />
                 </span>

@@ -38,3 +38,9 @@ export function badgeMultiplier(itemPrice: string, paid: string): number | null 
   const multiplier = winMultiplier(itemPrice, paid);
   return multiplier !== null && multiplier >= 2 ? multiplier : null;
 }
+
+/** A multiplier as the locale writes it: ×2.5, ×12, ×1 234 (one decimal under 10). */
+export function formatMultiplier(multiplier: number, language: string): string {
+  const digits = multiplier < 10 ? 1 : 0;
+  return `×${new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(multiplier)}`;
+}

@@ -9,7 +9,7 @@ import { formatChance } from '../../../scenes/chance-wheel';
 import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes } from '../../lib/haptics';
-import { playSound, preloadSounds } from '../../lib/sound';
+import { preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { QueryState, type QueryLike } from '../../lib/ui/QueryState';
@@ -108,8 +108,8 @@ export function UpgradePage() {
     const current = latest.current;
     if (current.phase !== 'rolling') return;
     dispatch({ type: 'resulted' });
+    // the result sheet sounds a success as big as it is
     if (current.outcome === 'success') {
-      playSound('win');
       hapticNotification('success');
     } else {
       hapticNotification('error');

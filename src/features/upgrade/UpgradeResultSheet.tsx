@@ -7,6 +7,10 @@ import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import type { CloseKind, UpgradeOutcome } from './model';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
+import { playWinSound } from '../../lib/sound';
+import { usePrefersReducedMotion } from '../../lib/scene-hooks';
+import { badgeMultiplier, revealTier } from '../case/reveal';
+import { MultiplierBadge, WinReveal } from '../case/WinReveal';
 
 interface UpgradeResultSheetProps {
   outcome: UpgradeOutcome;
@@ -36,8 +40,16 @@ export function UpgradeResultSheet({
   const firstAction = useRef<HTMLButtonElement>(null);
   const success = outcome === 'success';
   const item = success ? answer?.result : answer?.stake;
+  const reducedMotion = usePrefersReducedMotion();
+  // a success is a win like a case's: revealed and sounded by its rarity or its gain over the stake
+  const won = success && answer?.result ? answer.result : null;
+  const tier = won && answer ? revealTier(won.rarity, won.price, answer.stake.price) : null;
+  const multiplier = won && answer ? badgeMultiplier(won.price, answer.stake.price) : null;
 
   useEffect(() => firstAction.current?.focus(), []);
+  useEffect(() => {
+    if (tier !== null) playWinSound(tier);
+  }, [tier]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose('close');
@@ -57,6 +69,9 @@ export function UpgradeResultSheet({
 
   return (
     <div className="upgrade-sheet-backdrop" onClick={() => onClose('close')}>
+      {won && tier !== null && tier > 0 && !reducedMotion && answer && (
+        <WinReveal tier={tier} rarity={won.rarity} seed={answer.betId} />
+      )}
       <div
         className="upgrade-sheet"
         role="dialog"
@@ -85,6 +100,9 @@ export function UpgradeResultSheet({
         </div>
         {item && (
           <div className="upgrade-sheet__item" data-testid="upgrade-result-item" data-item-id={item.id}>
+            {success && multiplier !== null && (
+              <MultiplierBadge multiplier={multiplier} testId="upgrade-result-multiplier" />
+            )}
             <span className="upgrade-sheet__art">
               <ArtImage src={item.imageUrl} />
             </span>
