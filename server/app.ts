@@ -151,7 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await announceCatalogueChange(bus, 'seeded at start');
   const payments = createPayments(ctx, app.log);
   // stored Idempotency-Keys live 24 hours: swept periodically from start to close
-  const keySweeper = startIdempotencySweeper(db, app.log);
+  const keySweeper = startIdempotencySweeper(ctx, app.log);
   const battleClock = new BattleClock(ctx, app.log);
   // Graceful close waits for the requests in flight: a request counts from the moment Node has read its
   // headers (the raw 'request' event, before any hook) until its connection is done with it and, when the
@@ -260,7 +260,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await serveStatic(app, config);
   payments.start();
-  await battleClock.start(); // pays battles a stopped server left rolled, then sweeps periodically
+  battleClock.start(); // the battle clock and the race payout, each on the one instance holding its lease
 
   let closed = false;
   return {
