@@ -215,7 +215,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     threshold: 1024,
     encodings: ['br', 'gzip'],
   });
-  await installRateLimits(app, config.rateLimits);
+  await installRateLimits(app, config.rateLimits, config);
   // one WebSocket server for every socket route (deposits, the live feed); a protocol error (a bad or
   // oversized frame) closes that socket, and the log gets a count now and then instead of a line each
   const socketErrors = new ThrottledWarning(app.log, 'socket protocol errors (bad or oversized frames)');
@@ -260,7 +260,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await serveStatic(app, config);
   payments.start();
-  battleClock.start(); // the battle clock and the race payout, each on the one instance holding its lease
+  // the battle clock and the race payout, each on the one instance holding its lease; a holder first pays
+  // what a stopped server left
+  await battleClock.start();
 
   let closed = false;
   return {

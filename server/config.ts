@@ -122,6 +122,8 @@ export interface Config {
   jobLeaseTtlMs: number;
   /** Redis for the rate limits shared by every instance (redis://...); counted in memory when empty. */
   redisUrl: string | null;
+  /** Prefix of the rate limits' keys in Redis (several deployments can share one Redis). */
+  redisPrefix: string;
 }
 
 /** Requests allowed per window by each limit; 0 turns that limit off. */
@@ -317,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbStatementTimeoutMs: positive('DB_STATEMENT_TIMEOUT_MS', 15_000, env),
     jobLeaseTtlMs: jobLeaseTtlMs(env),
     redisUrl: redisUrl(env),
+    redisPrefix: str('REDIS_PREFIX', env) ?? 'giftcases:rate:',
     ...overrides,
   };
 }

@@ -48,6 +48,11 @@ export interface LeasedJobHandle {
   readonly name: string;
   /** true while this instance holds the lease and the job runs here */
   readonly running: boolean;
+  /**
+   * Settles once the first try for the lease is over: when this instance took it, after start() finished.
+   * (A start that must happen before the server serves, like paying what a stopped server left, awaits it.)
+   */
+  readonly ready: Promise<void>;
   /** Stops the job here (waiting for it) and hands the lease back so another instance takes it at once. */
   stop(): Promise<void>;
 }
@@ -129,12 +134,14 @@ class LocalLease implements LeasedJobHandle {
   readonly name: string;
   private readonly run: JobRun;
   private readonly started: Promise<boolean>;
+  readonly ready: Promise<void>;
   private stopped = false;
 
   constructor(job: LeasedJob) {
     this.name = job.name;
     this.run = new JobRun(job, job.log ?? silent);
     this.started = this.run.start();
+    this.ready = this.started.then(() => {});
   }
 
   get running(): boolean {
@@ -157,6 +164,8 @@ class DatabaseLease implements LeasedJobHandle {
   private readonly log: LeaseLog;
   private run: JobRun | null = null;
   private loop: Promise<void>;
+  readonly ready: Promise<void>;
+  private firstTry: (() => void) | null = null;
   private wake: (() => void) | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
   private deadlineTimer: NodeJS.Timeout | null = null;
@@ -171,7 +180,8 @@ class DatabaseLease implements LeasedJobHandle {
     this.ttlMs = ctx.config.jobLeaseTtlMs;
     this.everyMs = Math.max(50, Math.floor(this.ttlMs / 3));
     this.log = job.log ?? silent;
-    this.loop = this.cycle();
+    this.ready = new Promise<void>((resolve) => (this.firstTry = resolve));
+    this.loop = this.cycle().finally(() => this.firstTry?.());
   }
 
   get running(): boolean {
@@ -203,6 +213,8 @@ class DatabaseLease implements LeasedJobHandle {
         await this.lose('another instance holds the lease');
       }
       // held === null: the database did not answer; the deadline decides when the lease is lost
+      this.firstTry?.();
+      this.firstTry = null;
       if (this.closed) break;
       await new Promise<void>((resolve) => {
         this.wake = resolve;

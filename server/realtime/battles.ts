@@ -225,8 +225,11 @@ export class BattleClock {
     await Promise.all([this.sweeping, ...this.settling]);
   }
 
-  /** Competes for the clock's and the race payout's leases; whichever this instance holds runs here. */
-  start(): void {
+  /**
+   * Competes for the clock's and the race payout's leases; whichever this instance holds runs here. Resolves
+   * after the first try: when this instance took a job, after its first pass (what a stop left is paid).
+   */
+  async start(): Promise<void> {
     this.jobs.push(
       startLeasedJob(this.ctx, {
         name: 'battle-clock',
@@ -249,6 +252,7 @@ export class BattleClock {
         },
       }),
     );
+    await Promise.all(this.jobs.map((job) => job.ready));
   }
 
   async close(): Promise<void> {
