@@ -215,7 +215,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     threshold: 1024,
     encodings: ['br', 'gzip'],
   });
-  await installRateLimits(app, config.rateLimits, config);
+  try {
+    await installRateLimits(app, config.rateLimits, config);
+  } catch (err) {
+    // Redis did not answer: stop what has started (jobs, the bus) before refusing to start
+    await app.close();
+    if (!options.database) await database.close();
+    throw err;
+  }
   // one WebSocket server for every socket route (deposits, the live feed); a protocol error (a bad or
   // oversized frame) closes that socket, and the log gets a count now and then instead of a line each
   const socketErrors = new ThrottledWarning(app.log, 'socket protocol errors (bad or oversized frames)');
