@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { sql } from 'kysely';
+import pg from 'pg';
 import type { OpenedDatabase } from '../db/index.ts';
 
 /**
@@ -26,6 +26,9 @@ import type { OpenedDatabase } from '../db/index.ts';
  * the signal (or its own stop flag) between units of work. The lease makes double work rare, not
  * impossible (a unit already under way when the lease is lost still finishes): every job keeps its unique
  * keys as the safety net.
+ *
+ * The leases of an instance share one connection of their own, outside the request pool: a pool saturated
+ * by traffic does not delay a renewal into a lost lease.
  *
  * On PGlite (one process by construction) this instance holds every lease at once and no row is written.
  */
@@ -59,7 +62,7 @@ export interface LeasedJobHandle {
 
 /** What a lease needs from the app's context (an AppContext fits). */
 export interface LeaseContext {
-  database: Pick<OpenedDatabase, 'db' | 'kind'>;
+  database: Pick<OpenedDatabase, 'kind' | 'databaseUrl'>;
   config: { jobLeaseTtlMs: number };
 }
 
@@ -74,6 +77,37 @@ const silent: LeaseLog = { info() {}, warn() {}, error() {} };
 /** Starts competing for the job's lease; the job runs here whenever this instance holds it. */
 export function startLeasedJob(ctx: LeaseContext, job: LeasedJob): LeasedJobHandle {
   return ctx.database.kind === 'pglite' ? new LocalLease(job) : new DatabaseLease(ctx, job);
+}
+
+/** One connection per database for the leases of this process, opened with the first and ended with the last. */
+const connections = new Map<string, { pool: pg.Pool; users: number }>();
+
+function leaseConnection(url: string, timeoutMs: number, log: LeaseLog): pg.Pool {
+  let entry = connections.get(url);
+  if (!entry) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      // a claim that cannot be made in time is as good as failed: the next one is due
+      connectionTimeoutMillis: timeoutMs,
+      statement_timeout: timeoutMs,
+      application_name: 'giftcases-job-leases',
+    });
+    pool.on('error', (err) => log.warn({ err }, 'job leases: the connection was lost; reconnecting'));
+    entry = { pool, users: 0 };
+    connections.set(url, entry);
+  }
+  entry.users += 1;
+  return entry.pool;
+}
+
+async function releaseConnection(url: string): Promise<void> {
+  const entry = connections.get(url);
+  if (!entry) return;
+  entry.users -= 1;
+  if (entry.users > 0) return;
+  connections.delete(url);
+  await entry.pool.end();
 }
 
 /** The instance's name in job_leases: host, process and a random part (two apps in one process differ). */
@@ -170,16 +204,22 @@ class DatabaseLease implements LeasedJobHandle {
   private tickTimer: NodeJS.Timeout | null = null;
   private deadlineTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private stopping: Promise<void> | null = null;
   private failing = false;
+  private readonly url: string;
+  private readonly connection: pg.Pool;
 
   constructor(
-    private readonly ctx: LeaseContext,
+    ctx: LeaseContext,
     private readonly job: LeasedJob,
   ) {
     this.name = job.name;
     this.ttlMs = ctx.config.jobLeaseTtlMs;
     this.everyMs = Math.max(50, Math.floor(this.ttlMs / 3));
     this.log = job.log ?? silent;
+    if (!ctx.database.databaseUrl) throw new Error('a job lease on Postgres needs the database URL');
+    this.url = ctx.database.databaseUrl;
+    this.connection = leaseConnection(this.url, this.everyMs, this.log);
     this.ready = new Promise<void>((resolve) => (this.firstTry = resolve));
     this.loop = this.cycle().finally(() => this.firstTry?.());
   }
@@ -188,15 +228,17 @@ class DatabaseLease implements LeasedJobHandle {
     return this.run !== null;
   }
 
-  async stop(): Promise<void> {
-    if (!this.closed) {
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
       this.closed = true;
       if (this.tickTimer) clearTimeout(this.tickTimer);
       this.wake?.();
-    }
-    await this.loop;
-    await this.lose(null);
-    await this.release();
+      await this.loop;
+      await this.lose(null);
+      await this.release();
+      await releaseConnection(this.url);
+    })();
+    return this.stopping;
   }
 
   /** Try to take (or renew) the lease, then sleep a third of its length; until stop(). */
@@ -231,17 +273,19 @@ class DatabaseLease implements LeasedJobHandle {
    */
   private async claim(): Promise<boolean | null> {
     try {
-      const { rows } = await sql<{ holder: string }>`
-        INSERT INTO job_leases (name, holder, expires_at, acquired_at, renewed_at)
-        VALUES (${this.name}, ${this.holder}, now() + ${this.ttlMs}::int * interval '1 millisecond', now(), now())
-        ON CONFLICT (name) DO UPDATE SET
-          holder = EXCLUDED.holder,
-          expires_at = EXCLUDED.expires_at,
-          renewed_at = EXCLUDED.renewed_at,
-          acquired_at = CASE WHEN job_leases.holder = EXCLUDED.holder
-                             THEN job_leases.acquired_at ELSE EXCLUDED.acquired_at END
-        WHERE job_leases.holder = EXCLUDED.holder OR job_leases.expires_at <= now()
-        RETURNING holder`.execute(this.ctx.database.db);
+      const { rows } = await this.connection.query<{ holder: string }>(
+        `INSERT INTO job_leases (name, holder, expires_at, acquired_at, renewed_at)
+         VALUES ($1, $2, now() + $3::int * interval '1 millisecond', now(), now())
+         ON CONFLICT (name) DO UPDATE SET
+           holder = EXCLUDED.holder,
+           expires_at = EXCLUDED.expires_at,
+           renewed_at = EXCLUDED.renewed_at,
+           acquired_at = CASE WHEN job_leases.holder = EXCLUDED.holder
+                              THEN job_leases.acquired_at ELSE EXCLUDED.acquired_at END
+         WHERE job_leases.holder = EXCLUDED.holder OR job_leases.expires_at <= now()
+         RETURNING holder`,
+        [this.name, this.holder, this.ttlMs],
+      );
       if (this.failing) {
         this.failing = false;
         this.log.info({ job: this.name }, 'job lease: the database answers again');
@@ -296,9 +340,10 @@ class DatabaseLease implements LeasedJobHandle {
   /** Hands the lease back (expired now) so another instance takes it at its next try. */
   private async release(): Promise<void> {
     try {
-      await sql`
-        UPDATE job_leases SET expires_at = now()
-        WHERE name = ${this.name} AND holder = ${this.holder}`.execute(this.ctx.database.db);
+      await this.connection.query('UPDATE job_leases SET expires_at = now() WHERE name = $1 AND holder = $2', [
+        this.name,
+        this.holder,
+      ]);
     } catch (err) {
       this.log.warn({ err, job: this.name }, 'job lease: could not hand the lease back; it will expire');
     }

@@ -61,7 +61,7 @@ describe('job lease on PGlite', () => {
     expect(c.stops).toBe(1);
     expect(c.signals[0]!.aborted).toBe(true);
     expect(c.handle.running).toBe(false);
-  });
+  }, 120_000);
 });
 
 describe.skipIf(!postgresUrl)('job lease on Postgres', () => {
@@ -88,7 +88,7 @@ describe.skipIf(!postgresUrl)('job lease on Postgres', () => {
 
     const rows = await db.database.db.selectFrom('job_leases').select('name').orderBy('name').execute();
     expect(rows.map((r) => r.name)).toEqual(['job-1', 'job-2']);
-  });
+  }, 60_000);
 
   it('a holder whose lease is taken (it stalled past expiry) stops its job', async () => {
     db = await createTestDatabase();
@@ -108,7 +108,7 @@ describe.skipIf(!postgresUrl)('job lease on Postgres', () => {
     await new Promise((resolve) => setTimeout(resolve, TTL_MS));
     expect(a.handle.running).toBe(false);
     expect(a.starts).toBe(1);
-  });
+  }, 60_000);
 
   it('a start that fails hands the lease back and is tried again', async () => {
     db = await createTestDatabase();
@@ -130,5 +130,5 @@ describe.skipIf(!postgresUrl)('job lease on Postgres', () => {
     handles.push(handle);
     await until(() => handle.running && attempts === 2, 'the second start');
     expect(stops).toBe(1); // the failed start was stopped again
-  });
+  }, 60_000);
 });
