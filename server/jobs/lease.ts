@@ -89,8 +89,8 @@ function leaseConnection(url: string, timeoutMs: number, log: LeaseLog): pg.Pool
       connectionString: url,
       max: 1,
       // a claim that cannot be made in time is as good as failed: the next one is due
-      connectionTimeoutMillis: timeoutMs,
-      statement_timeout: timeoutMs,
+      connectionTimeoutMillis: Math.max(1000, timeoutMs),
+      statement_timeout: Math.max(1000, timeoutMs),
       application_name: 'giftcases-job-leases',
     });
     pool.on('error', (err) => log.warn({ err }, 'job leases: the connection was lost; reconnecting'));
