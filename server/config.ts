@@ -113,6 +113,18 @@ export interface Config {
   dbConnectionTimeoutMs: number;
   /** Longest a single SQL statement may run on Postgres, in ms (statement_timeout). */
   dbStatementTimeoutMs: number;
+
+  // ── several instances (jobs under leases, shared rate limits) ─────────────
+  /**
+   * How long a background job's lease lasts unless its holder renews it, in ms (server/jobs/lease.ts): the
+   * holder renews every third of it, and another instance takes a job over within about this long after
+   * its holder dies. Postgres only; on PGlite the one process holds every lease.
+   */
+  jobLeaseTtlMs: number;
+  /** Redis for the rate limits shared by every instance (redis://...); counted in memory when empty. */
+  redisUrl: string | null;
+  /** Prefix of the rate limits' keys in Redis (several deployments can share one Redis). */
+  redisPrefix: string;
 }
 
 /** Requests allowed per window by each limit; 0 turns that limit off. */
@@ -442,7 +454,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbPoolMax: read.int('DB_POOL_MAX', 10, { min: 1, max: 1000 }),
     dbConnectionTimeoutMs: read.ms('DB_CONNECTION_TIMEOUT_MS', 10_000),
     dbStatementTimeoutMs: read.ms('DB_STATEMENT_TIMEOUT_MS', 15_000),
+    jobLeaseTtlMs: read.ms('JOB_LEASE_TTL_MS', 10_000, 300),
+    redisUrl: readRedisUrl(read),
+    redisPrefix: read.text('REDIS_PREFIX') ?? 'giftcases:rate:',
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return { ...config, ...overrides };
+}
+
+/** REDIS_URL: a redis:// or rediss:// URL, or unset for rate limits counted in memory (never echoed: it may hold a password). */
+function readRedisUrl(read: EnvReader): string | null {
+  const value = read.raw('REDIS_URL');
+  if (value === undefined) return null;
+  try {
+    const { protocol } = new URL(value);
+    if (protocol === 'redis:' || protocol === 'rediss:') return value;
+  } catch {
+    // not a URL: refused below
+  }
+  read.fail('REDIS_URL', 'a redis:// or rediss:// URL');
+  return null;
 }

@@ -347,6 +347,22 @@ export const migrations: Record<string, Migration> = {
     },
   },
 
+  '0011_job_leases': {
+    async up(db: Kysely<unknown>) {
+      // One runner per background job across instances (server/jobs/lease.ts): a row per job names the
+      // instance holding it until expires_at (database time); the holder renews it, another instance takes
+      // a row past its expiry.
+      await sql`
+        CREATE TABLE job_leases (
+          name TEXT PRIMARY KEY,
+          holder TEXT NOT NULL,
+          expires_at TIMESTAMPTZ NOT NULL,
+          acquired_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          renewed_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+    },
+  },
+
   '0015_inventory_acquired_at': {
     async up(db: Kysely<unknown>) {
       // When the player last received an item (the inventory's "newest" order): updated_at also moves on

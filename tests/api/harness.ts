@@ -164,7 +164,7 @@ export async function startServer(
 
 /** Sets a user's balance directly in the database (test setup only), with a ledger row like any change. */
 export async function setBalance(
-  server: TestServer,
+  server: { built: { ctx: { db: OpenedDatabase['db'] } } },
   userId: number | bigint,
   balanceNano: bigint,
 ): Promise<void> {
