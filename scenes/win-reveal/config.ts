@@ -19,8 +19,10 @@ export interface WinRevealConfig {
   glowGrowth: number;
   /** The glow's strongest opacity, by tier. */
   glowAlpha: number[];
-  /** Time the glow takes to open, ms. */
+  /** Time the glow and the shock ring take to open, ms. */
   glowInMs: number;
+  /** How the glow and the ring open (monotonic): a gsap ease name such as 'power3.out', or 'cubic-bezier(x1, y1, x2, y2)'. */
+  ease: string;
   /** Lowest tier with turning rays behind the item. */
   raysFromTier: number;
   /** Rays in the fan. */
@@ -49,6 +51,7 @@ export const winRevealConfig: WinRevealConfig = {
   glowGrowth: 0.12,
   glowAlpha: [0.35, 0.5, 0.65, 0.8, 0.95],
   glowInMs: 420,
+  ease: 'power3.out',
   raysFromTier: 2,
   rayCount: 12,
   raySpeed: 0.08,

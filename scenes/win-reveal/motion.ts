@@ -1,3 +1,4 @@
+import { parseEase } from '../shared/easing.ts';
 import { seededRandom } from '../shared/random.ts';
 import { resolveConfig, type WinRevealConfig } from './config.ts';
 import type { RevealTier } from './plan.ts';
@@ -64,7 +65,6 @@ export function revealMotion({ tier, seed, config: overrides }: RevealPlanInput)
 }
 
 const clamp01 = (v: number) => Math.min(Math.max(v, 0), 1);
-const easeOut = (v: number) => 1 - (1 - v) ** 3;
 
 /** The pose at `t` ms into the reveal (pure: the same motion and time give the same pose). */
 export function revealPose(m: RevealMotion, t: number): RevealPose {
@@ -73,7 +73,8 @@ export function revealPose(m: RevealMotion, t: number): RevealPose {
   const done = time >= durationMs;
   // everything fades together over the last fadeOut of the reveal
   const fade = 1 - clamp01((time / durationMs - (1 - config.fadeOut)) / Math.max(config.fadeOut, 1e-6));
-  const open = easeOut(clamp01(time / config.glowInMs));
+  const ease = parseEase(config.ease);
+  const open = ease(clamp01(time / config.glowInMs));
   const glowRadius = config.glowRadius * (1 + config.glowGrowth * tier) * (0.45 + 0.55 * open);
   const glowAlpha = done ? 0 : (config.glowAlpha[tier] ?? 0) * open * fade;
   const rays = tier >= config.raysFromTier;
@@ -81,7 +82,7 @@ export function revealPose(m: RevealMotion, t: number): RevealPose {
   const raysAlpha = done || !rays ? 0 : 0.35 * open * fade;
   const ring = tier >= config.ringFromTier;
   const ringT = clamp01(time / config.ringMs);
-  const ringRadius = 0.5 * easeOut(ringT);
+  const ringRadius = 0.5 * ease(ringT);
   const ringAlpha = done || !ring ? 0 : 1 - ringT;
   const gravity = config.gravity / 1e6; // px per ms²
   const sparks = m.sparks.map((s) => {
