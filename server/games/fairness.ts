@@ -35,6 +35,34 @@ async function lockActiveSeed(trx: Trx, userId: bigint): Promise<SeedRow> {
   throw new Error('could not lock an active seed pair');
 }
 
+/**
+ * Moves the player's active pair's nonce on by `count` in one statement (the update locks the pair until
+ * the transaction ends) and answers the pair with the first nonce taken; creates the pair on first use.
+ * A concurrent rotation may retire the row we waited for: the update then matches nothing (the row is no
+ * longer active), and the next round finds its successor.
+ */
+async function advanceActiveSeed(
+  trx: Trx,
+  userId: bigint,
+  count: number,
+): Promise<Pick<SeedRow, 'id' | 'server_seed' | 'server_seed_hash' | 'client_seed'> & { firstNonce: number }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const row = await trx
+      .updateTable('fairness_seeds')
+      .set((eb) => ({ nonce: eb('nonce', '+', count) }))
+      .where('user_id', '=', userId)
+      .where('active', '=', true)
+      .returning(['id', 'server_seed', 'server_seed_hash', 'client_seed', 'nonce'])
+      .executeTakeFirst();
+    if (row) {
+      const { nonce, ...pair } = row;
+      return { ...pair, firstNonce: nonce - count };
+    }
+    await insertFreshSeed(trx, userId, newClientSeed());
+  }
+  throw new Error('could not lock an active seed pair');
+}
+
 /** Inserts a new active pair unless the player already has one (concurrent first uses race on the index). */
 async function insertFreshSeed(trx: Trx | Db, userId: bigint, clientSeed: string): Promise<void> {
   const serverSeed = newServerSeed();
@@ -83,13 +111,8 @@ export interface SeedLease {
  */
 export async function takeNonces(trx: Trx, userId: bigint, count: number): Promise<SeedLease> {
   if (!Number.isSafeInteger(count) || count < 1) throw new RangeError('count must be a positive integer');
-  const seed = await lockActiveSeed(trx, userId);
-  await trx
-    .updateTable('fairness_seeds')
-    .set({ nonce: seed.nonce + count })
-    .where('id', '=', seed.id)
-    .execute();
-  const nonces = Array.from({ length: count }, (_, i) => seed.nonce + i);
+  const seed = await advanceActiveSeed(trx, userId, count);
+  const nonces = Array.from({ length: count }, (_, i) => seed.firstNonce + i);
   const taken = new Set(nonces);
   const check = (nonce: number) => {
     if (!taken.has(nonce)) throw new RangeError(`nonce ${nonce} was not taken by this lease`);
