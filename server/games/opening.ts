@@ -6,7 +6,7 @@ import { lockPlayer } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { DropRow } from '../realtime/feed.ts';
 import { toApiItem, type CaseEntry, type ItemRow } from './cases.ts';
-import { takeNonces } from './fairness.ts';
+import { leaseOf, takeNonces, takeNoncesStatement, type TakenSeed } from './fairness.ts';
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
 
@@ -34,9 +34,11 @@ export interface OpenOutcome {
  * draw each item by its integer weight; record the openings, add the items to the inventory and count
  * the openings. Any refusal or failure rolls everything back: nothing changes.
  *
- * Cost: four statements after the player's lock (free when the route took it), each one round trip:
- * the case with its entries, the debit with its ledger row, the nonces, and the openings with their
- * weight table and inventory. Bench: `npm run bench -- server`.
+ * Cost: three statements after the player's lock (free when the route took it), each one round trip:
+ * the case with its entries; the debit with its ledger row and the nonces; the openings with their
+ * weight table and inventory (tests/api/opening-cost.test.ts counts them; `npm run bench -- server`).
+ * A step that belongs to the opening (a reward when the openings count crosses a threshold: the debit
+ * returns the count after) goes between the debit and the records, on the same `trx`.
  */
 export async function openCase(db: Db, userId: bigint, caseId: string, amount: number): Promise<OpenOutcome> {
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_COPIES) {
@@ -54,8 +56,9 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
     const weights = entries.map((e) => e.weight);
 
     const cost = box.price_nano * BigInt(amount);
-    const player = await debitForOpening(trx, userId, caseId, cost, amount);
-    const lease = await takeNonces(trx, userId, amount);
+    const { player, seed } = await debitForOpening(trx, userId, caseId, cost, amount);
+    // the nonces came with the debit; a player's first roll creates the seed pair here
+    const lease = seed ? leaseOf(seed, amount) : await takeNonces(trx, userId, amount);
     const table = weightTable(entries.map((e) => ({ itemId: e.item.id, weight: e.weight })));
     const draws = lease.nonces.map((nonce) => {
       const { roll, total, index } = lease.rollWeighted(nonce, weights);
@@ -190,11 +193,22 @@ interface Debited {
   ledger_id: bigint;
 }
 
+/** Debited, and the seed pair the nonces were taken from: all null when the player has none yet. */
+interface DebitRow extends Debited {
+  seed_id: bigint | null;
+  seed_server_seed: string | null;
+  seed_server_seed_hash: string | null;
+  seed_client_seed: string | null;
+  seed_nonce: number | null;
+}
+
 /**
- * The conditional debit and its ledger row, in one statement: takes `cost` only if the balance covers it
- * and counts the openings. Returns the balance after, the ledger row's id, and the player's public name
- * and photo for the live feed. Concurrent debits queue on the user row, so the balance can never go below
- * zero however many requests race.
+ * The conditional debit, its ledger row and the opening's nonces, in one statement: takes `cost` only if
+ * the balance covers it and counts the openings. Returns the balance after, the ledger row's id and the
+ * player's public name and photo for the live feed, and the seed pair the nonces were taken from (null
+ * when the player has none yet). Concurrent debits queue on the user row, locked before this statement,
+ * so the balance can never go below zero however many requests race; the seed pair comes after it, as
+ * the lock order wants. A refused debit throws, and the transaction rolls the nonces back with it.
  */
 async function debitForOpening(
   trx: Trx,
@@ -202,8 +216,8 @@ async function debitForOpening(
   caseId: string,
   cost: bigint,
   copies: number,
-): Promise<Debited> {
-  const { rows } = await sql<Debited>`
+): Promise<{ player: Debited; seed: TakenSeed | null }> {
+  const { rows } = await sql<DebitRow>`
     WITH debited AS (
       UPDATE users
       SET balance_nano = balance_nano - ${cost}::bigint,
@@ -216,11 +230,26 @@ async function debitForOpening(
       SELECT ${userId}::bigint, ${-cost}::bigint, balance_nano, ${LEDGER_KIND_CASE_OPEN}, ${caseId}, NULL
       FROM debited
       RETURNING id
-    )
-    SELECT d.balance_nano, d.openings_count, d.username, d.first_name, d.photo_url, e.id AS ledger_id
-    FROM debited d CROSS JOIN entry e`.execute(trx);
+    ), seed AS (${takeNoncesStatement(trx, userId, copies)})
+    SELECT d.balance_nano, d.openings_count, d.username, d.first_name, d.photo_url, e.id AS ledger_id,
+           s.id AS seed_id, s.server_seed AS seed_server_seed, s.server_seed_hash AS seed_server_seed_hash,
+           s.client_seed AS seed_client_seed, s.nonce AS seed_nonce
+    FROM debited d CROSS JOIN entry e LEFT JOIN seed s ON true`.execute(trx);
   const row = rows[0];
-  if (row) return row;
+  if (row) {
+    const { seed_id, seed_server_seed, seed_server_seed_hash, seed_client_seed, seed_nonce, ...player } = row;
+    const seed =
+      seed_id === null
+        ? null
+        : {
+            id: seed_id,
+            server_seed: seed_server_seed!,
+            server_seed_hash: seed_server_seed_hash!,
+            client_seed: seed_client_seed!,
+            nonce: seed_nonce!,
+          };
+    return { player, seed };
+  }
   const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
   if (!user) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
   throw insufficientBalance();

@@ -19,7 +19,7 @@ afterAll(async () => {
 const TON = 1_000_000_000n;
 
 describe('the cost of an opening', () => {
-  it('an x3 opening is one transaction of 7 statements: begin, lock, case, debit, nonces, records, commit', async () => {
+  it('an x3 opening is one transaction of 6 statements: begin, lock, case, debit with nonces, records, commit', async () => {
     const userId = 870001;
     await server.login({ id: userId });
     await setBalance(server, userId, 100n * TON);
@@ -32,8 +32,8 @@ describe('the cost of an opening', () => {
 
     expect(outcome.results).toHaveLength(3);
     expect(cost.transactions).toBe(1);
-    expect(cost.statements).toBe(7);
-    expect(cost.roundTrips).toBe(7);
+    expect(cost.statements).toBe(6);
+    expect(cost.roundTrips).toBe(6);
     const items = await db
       .selectFrom('inventory')
       .select((eb) => eb.fn.sum<string>('quantity').as('n'))
@@ -42,7 +42,7 @@ describe('the cost of an opening', () => {
     expect(Number(items.n)).toBe(4);
   });
 
-  it('over HTTP with an Idempotency-Key: 9 statements, and a replay 5 that change nothing', async () => {
+  it('over HTTP with an Idempotency-Key: 8 statements, and a replay 5 that change nothing', async () => {
     const userId = 870002;
     const token = await server.login({ id: userId });
     await setBalance(server, userId, 100n * TON);
@@ -60,10 +60,10 @@ describe('the cost of an opening', () => {
     const cost = statsSince(before, database.stats);
     expect(first.status).toBe(200);
     expect(cost.transactions).toBe(1);
-    // begin, lock, claim the key, the 4 of the opening, store the answer, commit; on Postgres the drops'
+    // begin, lock, claim the key, the 3 of the opening, store the answer, commit; on Postgres the drops'
     // one NOTIFY follows the answer and may or may not have gone out yet
-    expect(cost.statements).toBeGreaterThanOrEqual(9);
-    expect(cost.statements).toBeLessThanOrEqual(database.kind === 'postgres' ? 10 : 9);
+    expect(cost.statements).toBeGreaterThanOrEqual(8);
+    expect(cost.statements).toBeLessThanOrEqual(database.kind === 'postgres' ? 9 : 8);
 
     const beforeReplay = { ...database.stats };
     const replay = await open('cost-1');
