@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations.ts';
 import { lockDirectory, type DirectoryLock } from './lock.ts';
+import { countingDialect, emptyStats, type DatabaseStats } from './stats.ts';
 
 export { DatabaseLockedError, readLock } from './lock.ts';
 
@@ -16,6 +17,8 @@ export interface OpenedDatabase {
   kind: 'pglite' | 'postgres';
   /** the Postgres connection string, for LISTEN/NOTIFY connections; null on PGlite */
   databaseUrl: string | null;
+  /** statements, round trips, transactions and connection waits so far (server/db/stats.ts) */
+  stats: DatabaseStats;
   /** Records where this process serves (in the PGlite directory's lock; nothing on Postgres or in memory). */
   announce(url: string): void;
   close(): Promise<void>;
@@ -59,6 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
   let kind: OpenedDatabase['kind'];
   let lock: DirectoryLock | null = null;
   const log = options.log ?? stderrLog;
+  const stats = emptyStats();
   if (options.databaseUrl) {
     const settings = { ...DEFAULT_POOL, ...options.pool };
     // BIGINT (oid 20) as bigint, as PGlite does, so both paths hand the same types to the code.
@@ -79,7 +83,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     // An idle pooled connection that breaks (the server restarts, an administrator terminates it) is
     // reported here and replaced on demand; without a listener the error would end the process.
     pool.on('error', (err) => log.warn({ err }, 'database: an idle connection was lost'));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: countingDialect(new PostgresDialect({ pool }), stats) });
     kind = 'postgres';
   } else {
     if (!options.pgliteDir.startsWith('memory://')) {
@@ -90,7 +94,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
       const pglite = await PGlite.create(options.pgliteDir, {
         parsers: { [pgliteTypes.INT8]: (v: string) => BigInt(v) },
       });
-      db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+      db = new Kysely<Database>({ dialect: countingDialect(new PGliteDialect(pglite), stats) });
     } catch (err) {
       lock?.release();
       throw err;
@@ -114,6 +118,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     db,
     kind,
     databaseUrl: options.databaseUrl,
+    stats,
     announce: (url) => lock?.announce(url),
     close,
   };

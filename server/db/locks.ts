@@ -15,13 +15,20 @@ import { unauthorized } from '../lib/errors.ts';
  * makes every transaction of one player queue on a single row: they wait, they never cycle.
  *
  * Call lockPlayer as the transaction's first statement that touches the player. Locking again in the same
- * transaction is free (Postgres keeps the lock; PGlite runs one transaction at a time anyway).
+ * transaction is free: the transaction remembers whom it has locked (a row lock lasts until the
+ * transaction ends), so a route that locks the player and the game it runs, which locks the player too,
+ * send one statement, not two.
  */
 
 type Trx = Transaction<Database>;
 
+/** The players each open transaction has locked (a transaction object lives as long as its transaction). */
+const lockedBy = new WeakMap<Trx, Set<bigint>>();
+
 /** Locks the player's users row until the transaction ends; 401 USER_UNKNOWN when there is no such player. */
 export async function lockPlayer(trx: Trx, userId: bigint): Promise<void> {
+  const locked = lockedBy.get(trx);
+  if (locked?.has(userId)) return;
   const row = await trx
     .selectFrom('users')
     .select('id')
@@ -29,6 +36,8 @@ export async function lockPlayer(trx: Trx, userId: bigint): Promise<void> {
     .forUpdate()
     .executeTakeFirst();
   if (!row) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
+  if (locked) locked.add(userId);
+  else lockedBy.set(trx, new Set([userId]));
 }
 
 /** Locks several players' rows in ascending id order (the order every path uses); returns the ids found. */
@@ -42,7 +51,11 @@ export async function lockPlayers(trx: Trx, userIds: readonly bigint[]): Promise
     .orderBy('id')
     .forUpdate()
     .execute();
-  return rows.map((r) => r.id);
+  const found = rows.map((r) => r.id);
+  const locked = lockedBy.get(trx) ?? new Set<bigint>();
+  for (const id of found) locked.add(id);
+  lockedBy.set(trx, locked);
+  return found;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type QueryCreator, type Selectable, type Transaction } from 'kysely';
 import type { FairnessState, RotateResponse } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, FairnessSeedsTable } from '../db/schema.ts';
@@ -29,6 +29,38 @@ async function lockActiveSeed(trx: Trx, userId: bigint): Promise<SeedRow> {
       .where('active', '=', true)
       .forUpdate()
       .executeTakeFirst();
+    if (row) return row;
+    await insertFreshSeed(trx, userId, newClientSeed());
+  }
+  throw new Error('could not lock an active seed pair');
+}
+
+/** The active pair as taken: its nonce is the one after the taken nonces. */
+export type TakenSeed = Pick<SeedRow, 'id' | 'server_seed' | 'server_seed_hash' | 'client_seed' | 'nonce'>;
+
+/**
+ * The statement that moves the player's active pair's nonce on by `count` and answers the pair (the update
+ * locks it until the transaction ends): run on its own by takeNonces, or as a CTE of a game's own statement
+ * (the case opening's debit), then turned into a lease with leaseOf. No row when the player has no active
+ * pair yet, or when a concurrent rotation retired the row it waited for: then call takeNonces.
+ */
+export function takeNoncesStatement(qc: QueryCreator<Database>, userId: bigint, count: number) {
+  return qc
+    .updateTable('fairness_seeds')
+    .set((eb) => ({ nonce: eb('nonce', '+', count) }))
+    .where('user_id', '=', userId)
+    .where('active', '=', true)
+    .returning(['id', 'server_seed', 'server_seed_hash', 'client_seed', 'nonce']);
+}
+
+/**
+ * Takes the nonces in one statement, creating the pair on first use. A concurrent rotation may retire
+ * the row we waited for: the update then matches nothing (the row is no longer active), and the next
+ * round finds its successor.
+ */
+async function advanceActiveSeed(trx: Trx, userId: bigint, count: number): Promise<TakenSeed> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const row = await takeNoncesStatement(trx, userId, count).executeTakeFirst();
     if (row) return row;
     await insertFreshSeed(trx, userId, newClientSeed());
   }
@@ -83,13 +115,13 @@ export interface SeedLease {
  */
 export async function takeNonces(trx: Trx, userId: bigint, count: number): Promise<SeedLease> {
   if (!Number.isSafeInteger(count) || count < 1) throw new RangeError('count must be a positive integer');
-  const seed = await lockActiveSeed(trx, userId);
-  await trx
-    .updateTable('fairness_seeds')
-    .set({ nonce: seed.nonce + count })
-    .where('id', '=', seed.id)
-    .execute();
-  const nonces = Array.from({ length: count }, (_, i) => seed.nonce + i);
+  return leaseOf(await advanceActiveSeed(trx, userId, count), count);
+}
+
+/** The lease of the last `count` nonces taken from a pair by takeNoncesStatement. */
+export function leaseOf(seed: TakenSeed, count: number): SeedLease {
+  const first = seed.nonce - count;
+  const nonces = Array.from({ length: count }, (_, i) => first + i);
   const taken = new Set(nonces);
   const check = (nonce: number) => {
     if (!taken.has(nonce)) throw new RangeError(`nonce ${nonce} was not taken by this lease`);

@@ -1,13 +1,13 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type Transaction } from 'kysely';
 import type { HistoryEntry, OpenResult } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { lockPlayer } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { DropRow } from '../realtime/feed.ts';
-import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
-import { takeNonces } from './fairness.ts';
-import { newBetId, recordWeightTable } from './proofs.ts';
+import { toApiItem, type CaseEntry, type ItemRow } from './cases.ts';
+import { leaseOf, takeNonces, takeNoncesStatement, type TakenSeed } from './fairness.ts';
+import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
 
 type Trx = Transaction<Database>;
@@ -33,6 +33,12 @@ export interface OpenOutcome {
  * covers it (402 otherwise) with one ledger row; take one nonce per copy from the player's seed pair and
  * draw each item by its integer weight; record the openings, add the items to the inventory and count
  * the openings. Any refusal or failure rolls everything back: nothing changes.
+ *
+ * Cost: three statements after the player's lock (free when the route took it), each one round trip:
+ * the case with its entries; the debit with its ledger row and the nonces; the openings with their
+ * weight table and inventory (tests/api/opening-cost.test.ts counts them; `npm run bench -- server`).
+ * A step that belongs to the opening (a reward when the openings count crosses a threshold: the debit
+ * returns the count after) goes between the debit and the records, on the same `trx`.
  */
 export async function openCase(db: Db, userId: bigint, caseId: string, amount: number): Promise<OpenOutcome> {
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_COPIES) {
@@ -41,72 +47,47 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
   // given a transaction (an idempotent request's), open inside it; given the database, in a new one
   const run = async (trx: Trx): Promise<OpenOutcome> => {
     await lockPlayer(trx, userId); // the lock order of server/db/locks.ts: the player first
-    const box = await trx
-      .selectFrom('cases')
-      .select(['id', 'name', 'image_url', 'price_nano', 'is_active', 'is_locked'])
-      .where('id', '=', caseId)
-      .executeTakeFirst();
+    const box = await loadCaseForOpening(trx, caseId);
     if (!box) throw notFound('CASE_NOT_FOUND', `There is no case "${caseId}"`);
     if (!box.is_active) throw conflict('CASE_INACTIVE', 'This case cannot be opened right now');
     if (box.is_locked) throw forbidden('CASE_LOCKED', 'This case is locked!');
-    const entries = (await loadEntries(trx, [caseId])).get(caseId) ?? [];
+    const { entries } = box;
     if (entries.length === 0) throw conflict('CASE_EMPTY', 'This case has no items to drop');
     const weights = entries.map((e) => e.weight);
 
     const cost = box.price_nano * BigInt(amount);
-    const player = await debitForOpening(trx, userId, cost, amount);
-    const balanceNano = player.balance_nano;
-    const ledger = await trx
-      .insertInto('ledger')
-      .values({
-        user_id: userId,
-        delta_nano: -cost,
-        balance_after_nano: balanceNano,
-        kind: LEDGER_KIND_CASE_OPEN,
-        ref: caseId,
-        external_id: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-
-    const lease = await takeNonces(trx, userId, amount);
-    const tableHash = await recordWeightTable(
-      trx,
-      entries.map((e) => ({ itemId: e.item.id, weight: e.weight })),
-    );
+    const { player, seed } = await debitForOpening(trx, userId, caseId, cost, amount);
+    // the nonces came with the debit; a player's first roll creates the seed pair here
+    const lease = seed ? leaseOf(seed, amount) : await takeNonces(trx, userId, amount);
+    const table = weightTable(entries.map((e) => ({ itemId: e.item.id, weight: e.weight })));
     const draws = lease.nonces.map((nonce) => {
       const { roll, total, index } = lease.rollWeighted(nonce, weights);
       return { nonce, roll, total, item: entries[index]!.item, betId: newBetId() };
     });
 
-    const inserted = await trx
-      .insertInto('openings')
-      .values(
-        draws.map((d) => ({
-          user_id: userId,
-          case_id: caseId,
-          item_id: d.item.id,
-          price_nano: box.price_nano,
-          ledger_id: ledger.id,
-          seed_id: lease.seedId,
-          server_seed_hash: lease.serverSeedHash,
-          client_seed: lease.clientSeed,
-          nonce: d.nonce,
-          roll: d.roll,
-          total_weight: d.total,
-          weight_table_hash: tableHash,
-          public_id: d.betId,
-        })),
-      )
-      .returning(['id', 'nonce', 'created_at'])
-      .execute();
-    const byNonce = new Map(inserted.map((r) => [r.nonce, r]));
-
-    await addToInventory(
+    const inserted = await recordOpenings(
       trx,
       userId,
+      table,
+      draws.map((d) => ({
+        user_id: userId,
+        case_id: caseId,
+        item_id: d.item.id,
+        price_nano: box.price_nano,
+        ledger_id: player.ledger_id,
+        seed_id: lease.seedId,
+        server_seed_hash: lease.serverSeedHash,
+        client_seed: lease.clientSeed,
+        nonce: d.nonce,
+        roll: d.roll,
+        total_weight: d.total,
+        weight_table_hash: table.hash,
+        public_id: d.betId,
+      })),
       draws.map((d) => d.item),
     );
+    const byNonce = new Map(inserted.map((r) => [r.nonce, r]));
+    const balanceNano = player.balance_nano;
 
     return {
       balanceNano,
@@ -134,7 +115,7 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
           nonce: d.nonce,
           roll: d.roll,
           totalWeight: d.total,
-          weightTableHash: tableHash,
+          weightTableHash: table.hash,
         },
       })),
     };
@@ -142,35 +123,172 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
   return db.isTransaction ? run(db as Trx) : db.transaction().execute(run);
 }
 
+/** A case as an opening needs it: its row and its entries in roll order, read in one statement. */
+async function loadCaseForOpening(trx: Trx, caseId: string) {
+  const rows = await trx
+    .selectFrom('cases as c')
+    .leftJoin('case_items as ci', 'ci.case_id', 'c.id')
+    .leftJoin('items as i', 'i.id', 'ci.item_id')
+    .select([
+      'c.id as case_id',
+      'c.name as case_name',
+      'c.image_url as case_image_url',
+      'c.price_nano as case_price_nano',
+      'c.is_active',
+      'c.is_locked',
+      'ci.id as entry_id',
+      'ci.weight',
+      'i.id',
+      'i.name',
+      'i.name_ru',
+      'i.price_nano',
+      'i.rarity',
+      'i.image_url',
+      'i.created_at',
+      'i.updated_at',
+    ])
+    .where('c.id', '=', caseId)
+    .orderBy('ci.position')
+    .orderBy('ci.id')
+    .execute();
+  const first = rows[0];
+  if (!first) return null;
+  const entries: CaseEntry[] = [];
+  for (const r of rows) {
+    // no entries: the one row the left join gives has no item
+    if (r.entry_id === null || r.weight === null || r.id === null) continue;
+    entries.push({
+      entryId: r.entry_id,
+      weight: r.weight,
+      item: {
+        id: r.id,
+        name: r.name!,
+        name_ru: r.name_ru!,
+        price_nano: r.price_nano!,
+        rarity: r.rarity!,
+        image_url: r.image_url!,
+        created_at: r.created_at!,
+        updated_at: r.updated_at!,
+      },
+    });
+  }
+  return {
+    id: first.case_id,
+    name: first.case_name,
+    image_url: first.case_image_url,
+    price_nano: first.case_price_nano,
+    is_active: first.is_active,
+    is_locked: first.is_locked,
+    entries,
+  };
+}
+
+interface Debited {
+  balance_nano: bigint;
+  /** the player's openings, this one's copies included */
+  openings_count: number;
+  username: string | null;
+  first_name: string;
+  photo_url: string | null;
+  ledger_id: bigint;
+}
+
+/** Debited, and the seed pair the nonces were taken from: all null when the player has none yet. */
+interface DebitRow extends Debited {
+  seed_id: bigint | null;
+  seed_server_seed: string | null;
+  seed_server_seed_hash: string | null;
+  seed_client_seed: string | null;
+  seed_nonce: number | null;
+}
+
 /**
- * The conditional debit: takes `cost` only if the balance covers it, and counts the openings, in one
- * statement. Returns the balance after, and the player's public name and photo for the live feed.
- * Concurrent debits queue on the user row, so the balance can never go below zero however many requests race.
+ * The conditional debit, its ledger row and the opening's nonces, in one statement: takes `cost` only if
+ * the balance covers it and counts the openings. Returns the balance after, the ledger row's id and the
+ * player's public name and photo for the live feed, and the seed pair the nonces were taken from (null
+ * when the player has none yet). Concurrent debits queue on the user row, locked before this statement,
+ * so the balance can never go below zero however many requests race; the seed pair comes after it, as
+ * the lock order wants. A refused debit throws, and the transaction rolls the nonces back with it.
  */
-async function debitForOpening(trx: Trx, userId: bigint, cost: bigint, copies: number) {
-  const row = await trx
-    .updateTable('users')
-    .set((eb) => ({
-      balance_nano: eb('balance_nano', '-', cost),
-      openings_count: eb('openings_count', '+', copies),
-      updated_at: sql<Date>`now()`,
-    }))
-    .where('id', '=', userId)
-    .where('balance_nano', '>=', cost)
-    .returning(['balance_nano', 'username', 'first_name', 'photo_url'])
-    .executeTakeFirst();
-  if (row) return row;
+async function debitForOpening(
+  trx: Trx,
+  userId: bigint,
+  caseId: string,
+  cost: bigint,
+  copies: number,
+): Promise<{ player: Debited; seed: TakenSeed | null }> {
+  const { rows } = await sql<DebitRow>`
+    WITH debited AS (
+      UPDATE users
+      SET balance_nano = balance_nano - ${cost}::bigint,
+          openings_count = openings_count + ${copies}::integer,
+          updated_at = now()
+      WHERE id = ${userId}::bigint AND balance_nano >= ${cost}::bigint
+      RETURNING balance_nano, openings_count, username, first_name, photo_url
+    ), entry AS (
+      INSERT INTO ledger (user_id, delta_nano, balance_after_nano, kind, ref, external_id)
+      SELECT ${userId}::bigint, ${-cost}::bigint, balance_nano, ${LEDGER_KIND_CASE_OPEN}, ${caseId}, NULL
+      FROM debited
+      RETURNING id
+    ), seed AS (${takeNoncesStatement(trx, userId, copies)})
+    SELECT d.balance_nano, d.openings_count, d.username, d.first_name, d.photo_url, e.id AS ledger_id,
+           s.id AS seed_id, s.server_seed AS seed_server_seed, s.server_seed_hash AS seed_server_seed_hash,
+           s.client_seed AS seed_client_seed, s.nonce AS seed_nonce
+    FROM debited d CROSS JOIN entry e LEFT JOIN seed s ON true`.execute(trx);
+  const row = rows[0];
+  if (row) {
+    const { seed_id, seed_server_seed, seed_server_seed_hash, seed_client_seed, seed_nonce, ...player } = row;
+    const seed =
+      seed_id === null
+        ? null
+        : {
+            id: seed_id,
+            server_seed: seed_server_seed!,
+            server_seed_hash: seed_server_seed_hash!,
+            client_seed: seed_client_seed!,
+            nonce: seed_nonce!,
+          };
+    return { player, seed };
+  }
   const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
   if (!user) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
   throw insufficientBalance();
 }
 
-/** Adds one of each given item (repeats count) to the player's inventory. */
-export async function addToInventory(trx: Trx, userId: bigint, items: readonly ItemRow[]): Promise<void> {
+/**
+ * Records the openings, their weight table (if new) and the won items in the inventory, in one statement.
+ * The weight table goes in beside the openings that cite it: their foreign key is checked at the end of
+ * the statement, when the table is there.
+ */
+async function recordOpenings(
+  trx: Trx,
+  userId: bigint,
+  table: { hash: string; entries: string },
+  openings: Insertable<Database['openings']>[],
+  items: readonly ItemRow[],
+) {
+  return trx
+    .with('stored_table', (qc) =>
+      qc
+        .insertInto('weight_tables')
+        .values(table)
+        .onConflict((oc) => oc.column('hash').doNothing())
+        .returning('hash'),
+    )
+    .with('stocked', (qc) => inventoryInsert(qc, userId, items).returning('item_id'))
+    .with('opened', (qc) =>
+      qc.insertInto('openings').values(openings).returning(['id', 'nonce', 'created_at']),
+    )
+    .selectFrom('opened')
+    .select(['id', 'nonce', 'created_at'])
+    .execute();
+}
+
+/** The insert that adds one of each given item (repeats count) to the player's inventory. */
+function inventoryInsert(qc: QueryCreator<Database>, userId: bigint, items: readonly ItemRow[]) {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item.id, (counts.get(item.id) ?? 0) + 1);
-  if (counts.size === 0) return;
-  await trx
+  return qc
     .insertInto('inventory')
     .values([...counts].map(([itemId, quantity]) => ({ user_id: userId, item_id: itemId, quantity })))
     .onConflict((oc) =>
@@ -178,8 +296,13 @@ export async function addToInventory(trx: Trx, userId: bigint, items: readonly I
         quantity: eb('inventory.quantity', '+', eb.ref('excluded.quantity')),
         updated_at: sql<Date>`now()`,
       })),
-    )
-    .execute();
+    );
+}
+
+/** Adds one of each given item (repeats count) to the player's inventory. */
+export async function addToInventory(trx: Trx, userId: bigint, items: readonly ItemRow[]): Promise<void> {
+  if (items.length === 0) return;
+  await inventoryInsert(trx, userId, items).execute();
 }
 
 export interface HistoryPage {

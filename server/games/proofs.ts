@@ -1,6 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
 
 /**
  * Proofs that last (DESIGN.md rule 4): every opening records the weight table it was drawn against, and
@@ -11,8 +9,6 @@ import type { Database } from '../db/schema.ts';
  * Tables are stored once by hash and never deleted, so an opening verifies after the weights change (an
  * RTP change, a new item) exactly as it did when it was rolled.
  */
-
-type Trx = Transaction<Database>;
 
 export interface WeightEntry {
   itemId: string;
@@ -35,16 +31,13 @@ export function parseWeightTable(text: string): WeightEntry[] {
   return pairs.map(([itemId, weight]) => ({ itemId, weight }));
 }
 
-/** Stores the table (once per distinct table) and answers its hash; inside the opening's transaction. */
-export async function recordWeightTable(trx: Trx, entries: readonly WeightEntry[]): Promise<string> {
+/**
+ * The row a weight table is stored as (once per distinct table, by hash, never deleted): the opening
+ * inserts it, if new, in the same statement and transaction as the openings that cite it.
+ */
+export function weightTable(entries: readonly WeightEntry[]): { hash: string; entries: string } {
   const text = weightTableText(entries);
-  const hash = weightTableHash(text);
-  await trx
-    .insertInto('weight_tables')
-    .values({ hash, entries: text })
-    .onConflict((oc) => oc.column('hash').doNothing())
-    .execute();
-  return hash;
+  return { hash: weightTableHash(text), entries: text };
 }
 
 /**

@@ -120,24 +120,24 @@ async function runKeyed<T>(
   const statusCode = 200;
   return db.transaction().execute(async (trx) => {
     await lockPlayer(trx, userId);
-    // a key past its lifetime is forgotten: this request claims it afresh
-    await trx
-      .deleteFrom('idempotency_keys')
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
-      .where('created_at', '<', expiryCutoff())
-      .execute();
+    // claim the key; a stored key past its lifetime is forgotten, so this request claims it afresh (one
+    // statement: the stale row is taken over in place, as if deleted and inserted)
+    const claim = {
+      route,
+      request_hash: hash,
+      status_code: IN_PROGRESS,
+      response: 'null',
+      created_at: sql<Date>`now()`,
+    };
     const claimed = await trx
       .insertInto('idempotency_keys')
-      .values({
-        user_id: userId,
-        key,
-        route,
-        request_hash: hash,
-        status_code: IN_PROGRESS,
-        response: 'null',
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+      .values({ user_id: userId, key, ...claim })
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'key'])
+          .doUpdateSet(claim)
+          .where('idempotency_keys.created_at', '<', expiryCutoff()),
+      )
       .returning('key')
       .executeTakeFirst();
 

@@ -22,6 +22,12 @@ import type { Db, OpenedDatabase } from '../db/index.ts';
 export interface EventBus {
   /** Sends payload to every subscriber of channel, on this instance and on every other one. */
   publish(channel: string, payload: unknown): Promise<void>;
+  /**
+   * Sends several payloads on one channel, in order, as publish would one by one but in one go (one
+   * statement on Postgres). Equal payloads in one call may arrive once elsewhere (Postgres folds equal
+   * notifications of one transaction): give each its own id.
+   */
+  publishAll(channel: string, payloads: readonly unknown[]): Promise<void>;
   /** Calls handler for every payload published on channel (from any instance); returns the unsubscribe. */
   subscribe(channel: string, handler: (payload: unknown) => void): () => void;
   /** Stops listening; later publishes are dropped. */
@@ -55,6 +61,11 @@ class LocalBus implements EventBus {
   async publish(channel: string, payload: unknown): Promise<void> {
     encode('local', channel, payload); // same checks as across instances, so code written on PGlite holds on Postgres
     this.deliver(channel, payload);
+  }
+
+  async publishAll(channel: string, payloads: readonly unknown[]): Promise<void> {
+    for (const payload of payloads) encode('local', channel, payload);
+    for (const payload of payloads) this.deliver(channel, payload);
   }
 
   subscribe(channel: string, handler: (payload: unknown) => void): () => void {
@@ -108,6 +119,15 @@ class PostgresBus extends LocalBus {
     if (this.closed) return;
     this.deliver(channel, payload);
     await sql`SELECT pg_notify(${PG_CHANNEL}, ${text})`.execute(this.db);
+  }
+
+  /** One statement for all of them: NOTIFYs of one statement are sent in the order they are listed. */
+  override async publishAll(channel: string, payloads: readonly unknown[]): Promise<void> {
+    const texts = payloads.map((payload) => encode(this.instance, channel, payload));
+    if (this.closed || texts.length === 0) return;
+    for (const payload of payloads) this.deliver(channel, payload);
+    const notifies = texts.map((text) => sql`pg_notify(${PG_CHANNEL}, ${text})`);
+    await sql`SELECT ${sql.join(notifies)}`.execute(this.db);
   }
 
   private async connect(): Promise<void> {

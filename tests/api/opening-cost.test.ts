@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenMultipleResponse } from '../../contract/cases.ts';
+import { statsSince } from '../../server/db/stats.ts';
+import { openCase } from '../../server/games/opening.ts';
+import { setBalance, startServer, type TestServer } from './harness.ts';
+
+// What an opening costs the database, counted in the driver (server/db/stats.ts): the statements are the
+// opening's round trips, and the server bench's throughput follows them. A change that adds one shows here.
+
+let server: TestServer;
+beforeAll(async () => {
+  // no background sweep may send a statement while an opening is counted
+  server = await startServer({ env: { GAMES_SWEEP_MS: '3600000' } });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const TON = 1_000_000_000n;
+
+describe('the cost of an opening', () => {
+  it('an x3 opening is one transaction of 6 statements: begin, lock, case, debit with nonces, records, commit', async () => {
+    const userId = 870001;
+    await server.login({ id: userId });
+    await setBalance(server, userId, 100n * TON);
+    const { db, database } = server.built.ctx;
+    await openCase(db, BigInt(userId), 'starter', 1); // the first roll creates the player's seed pair
+
+    const before = { ...database.stats };
+    const outcome = await openCase(db, BigInt(userId), 'starter', 3);
+    const cost = statsSince(before, database.stats);
+
+    expect(outcome.results).toHaveLength(3);
+    expect(cost.transactions).toBe(1);
+    expect(cost.statements).toBe(6);
+    expect(cost.roundTrips).toBe(6);
+    const items = await db
+      .selectFrom('inventory')
+      .select((eb) => eb.fn.sum<string>('quantity').as('n'))
+      .where('user_id', '=', BigInt(userId))
+      .executeTakeFirstOrThrow();
+    expect(Number(items.n)).toBe(4);
+  });
+
+  it('over HTTP with an Idempotency-Key: 8 statements, and a replay 5 that change nothing', async () => {
+    const userId = 870002;
+    const token = await server.login({ id: userId });
+    await setBalance(server, userId, 100n * TON);
+    const open = (key: string) =>
+      server.call<OpenMultipleResponse>('POST', '/cases/open-multiple', {
+        token,
+        body: { caseId: 'starter', amount: 3 },
+        headers: { 'idempotency-key': key },
+      });
+    expect((await open('first-roll')).status).toBe(200);
+    const { database } = server.built.ctx;
+
+    const before = { ...database.stats };
+    const first = await open('cost-1');
+    const cost = statsSince(before, database.stats);
+    expect(first.status).toBe(200);
+    expect(cost.transactions).toBe(1);
+    // begin, lock, claim the key, the 3 of the opening, store the answer, commit; on Postgres the drops'
+    // one NOTIFY follows the answer and may or may not have gone out yet
+    expect(cost.statements).toBeGreaterThanOrEqual(8);
+    expect(cost.statements).toBeLessThanOrEqual(database.kind === 'postgres' ? 9 : 8);
+
+    const beforeReplay = { ...database.stats };
+    const replay = await open('cost-1');
+    const replayCost = statsSince(beforeReplay, database.stats);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    // begin, lock, claim (taken), read the stored answer, commit
+    expect(replayCost.statements).toBe(5);
+    expect(replayCost.transactions).toBe(1);
+  });
+});
