@@ -38,6 +38,8 @@ import { raceRoutes } from './routes/race.ts';
 import { BattleClock, battleSocketRoutes } from './realtime/battles.ts';
 import { installRateLimits, RateLimitedError } from './limits.ts';
 import { ThrottledWarning } from './realtime/sockets.ts';
+import { createTelegram } from './telegram/index.ts';
+import { telegramRoutes } from './routes/telegram.ts';
 
 /** A registered route: its method(s), full path and the contract schemas it validates with. */
 export interface RouteInfo {
@@ -153,6 +155,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // stored Idempotency-Keys live 24 hours: swept periodically from start to close
   const keySweeper = startIdempotencySweeper(db, app.log);
   const battleClock = new BattleClock(ctx, app.log);
+  // the Telegram bot: updates, notifications, gift withdrawals and deposits (simulated in demo mode)
+  const telegram = createTelegram(ctx, app.log);
   // Graceful close waits for the requests in flight: a request counts from the moment Node has read its
   // headers (the raw 'request' event, before any hook) until its connection is done with it and, when the
   // client went away first, until its handler has answered anyway (a money handler runs its transaction to
@@ -191,6 +195,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await keySweeper.stop();
     await battleClock.close();
+    await telegram.stop();
     await payments.stop();
     await bus.close();
   });
@@ -244,7 +249,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       userRoutes(typed, ctx);
       caseRoutes(typed, ctx);
       fairnessRoutes(typed, ctx);
-      inventoryRoutes(typed, ctx);
+      inventoryRoutes(typed, ctx, telegram);
       upgradeRoutes(typed, ctx);
       adminRoutes(typed, ctx);
       depositRoutes(typed, ctx, payments);
@@ -253,6 +258,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       battleRoutes(typed, ctx, battleClock);
       raceRoutes(typed, ctx);
       battleSocketRoutes(typed, ctx.bus, config.socketMessagesPer10s);
+      telegramRoutes(typed, ctx, telegram);
     },
     { prefix: API_PREFIX },
   );
@@ -261,6 +267,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await serveStatic(app, config);
   payments.start();
   await battleClock.start(); // pays battles a stopped server left rolled, then sweeps periodically
+  await telegram.start();
 
   let closed = false;
   return {

@@ -87,6 +87,28 @@ export interface Config {
   racePeriodSeconds: number;
   /** Race prizes by place in nanoTON (RACE_PRIZES_TON: comma-separated TON amounts, first place first). */
   racePrizesNano: bigint[];
+  // ── the Telegram bot: gifts, notifications (server/telegram/) ────────────
+  /** The bot runs (updates, messages, gift delivery) when a BOT_TOKEN is set, unless TELEGRAM_BOT=off. */
+  telegramBot: boolean;
+  /** Bot API base URL (a local Bot API server, or a stand-in in tests); https://api.telegram.org by default. */
+  telegramApiRoot: string;
+  /** Longest a Bot API call may take before it is given up (its outcome then counts as unknown), in seconds. */
+  telegramTimeoutSeconds: number;
+  /** The operator's business connection id: the only one whose gifts are trusted; gift deposits off when empty. */
+  telegramBusinessConnectionId: string | null;
+  /** The operator's Telegram account players send gifts to, shown in the deposit sheet (a @username). */
+  telegramGiftAccount: string | null;
+  /** The operator is alerted when the bot's Stars balance falls below this. */
+  telegramStarsLow: number;
+  /** The operator is alerted when fewer gifts than this of a mapped collection are left to transfer. */
+  telegramStockLow: number;
+  /** How often the outbox and the delivery worker look for work, in ms (a withdrawal also wakes them). */
+  telegramWorkMs: number;
+  /** How often the business account's gifts are read for deposits besides the updates that announce them, ms. */
+  telegramGiftScanMs: number;
+  /** Demo mode: how long a simulated gift delivery takes, in ms. */
+  demoGiftDelayMs: number;
+
   // ── limits and timeouts ───────────────────────────────────────────────────
   /** Rate limits (requests per window; 0 turns one off). See server/limits.ts. */
   rateLimits: RateLimits;
@@ -287,6 +309,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     gamesSweepMs: Math.max(100, int('GAMES_SWEEP_MS', 5000, env)),
     racePeriodSeconds,
     racePrizesNano: racePrizes(env),
+    telegramBot: !/^(off|false|0|no)$/i.test(str('TELEGRAM_BOT', env) ?? 'on'),
+    telegramApiRoot: url('TELEGRAM_API_ROOT', 'https://api.telegram.org', env),
+    telegramTimeoutSeconds: positive('TELEGRAM_TIMEOUT_SECONDS', 30, env),
+    telegramBusinessConnectionId: str('TELEGRAM_BUSINESS_CONNECTION_ID', env),
+    telegramGiftAccount: str('TELEGRAM_GIFT_ACCOUNT', env),
+    telegramStarsLow: int('TELEGRAM_STARS_LOW', 500, env),
+    telegramStockLow: int('TELEGRAM_STOCK_LOW', 3, env),
+    telegramWorkMs: Math.max(50, int('TELEGRAM_WORK_MS', 2000, env)),
+    telegramGiftScanMs: Math.max(1000, int('TELEGRAM_GIFT_SCAN_MS', 60_000, env)),
+    demoGiftDelayMs: int('DEMO_GIFT_DELAY_MS', 3000, env),
     rateLimits: {
       windowMs: positive('RATE_LIMIT_WINDOW_MS', 60_000, env),
       apiPerAddress: int('RATE_LIMIT_API_PER_ADDRESS', 1200, env),

@@ -58,16 +58,20 @@ describe('the inventory', () => {
           id: 'diamond',
           quantity: 1,
           item: { id: 'diamond', name: 'Diamond', imageUrl: '/assets/items/diamond.svg', price: '45' },
+          // no bot here (TELEGRAM_BOT=off): an operator hands withdrawals over, so anything may leave
+          withdrawable: true,
         },
         {
           id: 'candy',
           quantity: 2,
           item: { id: 'candy', name: 'Candy', imageUrl: '/assets/items/candy.svg', price: '0.3' },
+          withdrawable: true,
         },
         {
           id: 'lollipop',
           quantity: 5,
           item: { id: 'lollipop', name: 'Lollipop', imageUrl: '/assets/items/lollipop.svg', price: '0.1' },
+          withdrawable: true,
         },
       ],
     });
