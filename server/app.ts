@@ -153,7 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await announceCatalogueChange(bus, 'seeded at start');
   const payments = createPayments(ctx, app.log);
   // stored Idempotency-Keys live 24 hours: swept periodically from start to close
-  const keySweeper = startIdempotencySweeper(db, app.log);
+  const keySweeper = startIdempotencySweeper(ctx, app.log);
   const battleClock = new BattleClock(ctx, app.log);
   // the Telegram bot: updates, notifications, gift withdrawals and deposits (simulated in demo mode)
   const telegram = createTelegram(ctx, app.log);
@@ -220,7 +220,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     threshold: 1024,
     encodings: ['br', 'gzip'],
   });
-  await installRateLimits(app, config.rateLimits);
+  try {
+    await installRateLimits(app, config.rateLimits, config);
+  } catch (err) {
+    // Redis did not answer: stop what has started (jobs, the bus) before refusing to start
+    await app.close();
+    if (!options.database) await database.close();
+    throw err;
+  }
   // one WebSocket server for every socket route (deposits, the live feed); a protocol error (a bad or
   // oversized frame) closes that socket, and the log gets a count now and then instead of a line each
   const socketErrors = new ThrottledWarning(app.log, 'socket protocol errors (bad or oversized frames)');
@@ -266,7 +273,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await serveStatic(app, config);
   payments.start();
-  await battleClock.start(); // pays battles a stopped server left rolled, then sweeps periodically
+  // the battle clock and the race payout, each on the one instance holding its lease; a holder first pays
+  // what a stopped server left
+  await battleClock.start();
   await telegram.start();
 
   let closed = false;

@@ -134,6 +134,18 @@ export interface Config {
   dbConnectionTimeoutMs: number;
   /** Longest a single SQL statement may run on Postgres, in ms (statement_timeout). */
   dbStatementTimeoutMs: number;
+
+  // ── several instances (jobs under leases, shared rate limits) ─────────────
+  /**
+   * How long a background job's lease lasts unless its holder renews it, in ms (server/jobs/lease.ts): the
+   * holder renews every third of it, and another instance takes a job over within about this long after
+   * its holder dies. Postgres only; on PGlite the one process holds every lease.
+   */
+  jobLeaseTtlMs: number;
+  /** Redis for the rate limits shared by every instance (redis://...); counted in memory when empty. */
+  redisUrl: string | null;
+  /** Prefix of the rate limits' keys in Redis (several deployments can share one Redis). */
+  redisPrefix: string;
 }
 
 /** Requests allowed per window by each limit; 0 turns that limit off. */
@@ -337,6 +349,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbPoolMax: positive('DB_POOL_MAX', 10, env),
     dbConnectionTimeoutMs: positive('DB_CONNECTION_TIMEOUT_MS', 10_000, env),
     dbStatementTimeoutMs: positive('DB_STATEMENT_TIMEOUT_MS', 15_000, env),
+    jobLeaseTtlMs: jobLeaseTtlMs(env),
+    redisUrl: redisUrl(env),
+    redisPrefix: str('REDIS_PREFIX', env) ?? 'giftcases:rate:',
     ...overrides,
   };
+}
+
+/** JOB_LEASE_TTL_MS: a whole number of ms, at least 300 (renewed every third of it). */
+function jobLeaseTtlMs(env: NodeJS.ProcessEnv): number {
+  const ttl = int('JOB_LEASE_TTL_MS', 10_000, env);
+  if (!Number.isInteger(ttl) || ttl < 300) {
+    throw new Error('JOB_LEASE_TTL_MS must be a whole number of milliseconds, at least 300');
+  }
+  return ttl;
+}
+
+/** REDIS_URL: a redis:// or rediss:// URL, or empty for rate limits counted in memory. */
+function redisUrl(env: NodeJS.ProcessEnv): string | null {
+  const value = str('REDIS_URL', env);
+  if (value === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  return value;
 }

@@ -1,11 +1,13 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
-import fastifyRateLimit, { type CreateRateLimitOptions } from '@fastify/rate-limit';
+import fastifyRateLimit, { normalizeIP, type CreateRateLimitOptions } from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import type { RateLimits } from './config.ts';
 import type { App } from './context.ts';
 import { HttpError } from './lib/errors.ts';
 
 /**
- * Rate limits (@fastify/rate-limit), counted per instance in memory, each over RateLimits.windowMs:
+ * Rate limits (@fastify/rate-limit), each over RateLimits.windowMs, counted in Redis when REDIS_URL is set (the
+ * plugin's Redis store, so every instance shares one allowance), in each instance's memory otherwise:
  *
  * - every /api request, per client address (onRequest: before anything else runs);
  * - sign-in, per address;
@@ -16,7 +18,75 @@ import { HttpError } from './lib/errors.ts';
  * The address is the one Fastify sees, so behind a proxy TRUST_PROXY must name it. An IPv6 client counts
  * by its /64. A request over a limit gets 429 with Retry-After (seconds) and the JSON error body with
  * code RATE_LIMITED and `retryAfter`. A limit of 0 is off.
+ *
+ * Redis that does not answer at start stops the start (RedisUnavailableError): an operator who set
+ * REDIS_URL expects shared limits, not N times the allowance. Redis lost while running lets requests pass
+ * uncounted (logged, and logged again when it answers) rather than failing them: the limits shield the
+ * server from floods, and no money path depends on them.
  */
+
+/** REDIS_URL is set but Redis did not answer at start. */
+export class RedisUnavailableError extends Error {
+  constructor(url: string, cause: unknown) {
+    const where = redactUrl(url);
+    super(
+      `REDIS_URL: Redis at ${where} did not answer (${cause instanceof Error ? cause.message : String(cause)}). ` +
+        'Start Redis there, or unset REDIS_URL to count the rate limits in memory (per instance).',
+    );
+    this.name = 'RedisUnavailableError';
+  }
+}
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'REDIS_URL';
+  }
+}
+
+/** How long the start waits for Redis, and a command for its answer, in ms. */
+const REDIS_TIMEOUT_MS = 2000;
+
+/** Connects to Redis for the limits (one kept client per instance); throws RedisUnavailableError. */
+async function connectRedis(url: string, log: App['log']): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectionName: 'giftcases-rate-limits',
+    connectTimeout: REDIS_TIMEOUT_MS,
+    commandTimeout: REDIS_TIMEOUT_MS,
+    // a command while Redis is away fails at once (the request then passes uncounted) instead of queueing
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: (attempt) => Math.min(5000, 100 * 2 ** Math.min(attempt, 6)),
+  });
+  let started = false;
+  let reported = false;
+  let firstError: unknown = null;
+  redis.on('error', (err: unknown) => {
+    firstError ??= err;
+    if (!started || reported) return;
+    reported = true;
+    log.error({ err }, 'Redis for the rate limits is unreachable: requests pass uncounted until it answers');
+  });
+  redis.on('ready', () => {
+    if (!reported) return;
+    reported = false;
+    log.info('Redis for the rate limits answers again: the limits are counted again');
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new RedisUnavailableError(url, firstError ?? err); // the socket's error says more than "closed"
+  }
+  started = true;
+  return redis;
+}
 
 /** 429: a limit was reached; `retryAfter` is in whole seconds. */
 export class RateLimitedError extends HttpError {
@@ -57,18 +127,37 @@ const KEYS_KEPT = 20_000;
 
 type Check = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-/** Registers the limiter and hooks every /api route registered after it. Call before the routes. */
-export async function installRateLimits(app: App, limits: RateLimits): Promise<void> {
-  await app.register(fastifyRateLimit, { global: false });
+/**
+ * Registers the limiter and hooks every /api route registered after it. Call before the routes. With a
+ * Redis URL the counts live in Redis (throws RedisUnavailableError when it does not answer).
+ */
+export async function installRateLimits(
+  app: App,
+  limits: RateLimits,
+  shared: { redisUrl: string | null; redisPrefix: string },
+): Promise<void> {
+  const redis = shared.redisUrl ? await connectRedis(shared.redisUrl, app.log) : null;
+  if (redis) {
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: shared.redisPrefix, skipOnError: true } : {}),
+  });
 
-  const limiter = (max: number, byPlayer = false): Check | null => {
+  const limiter = (name: string, max: number, byPlayer = false): Check | null => {
     if (!(max > 0)) return null;
     const options: CreateRateLimitOptions & { cache: number } = {
       max,
       timeWindow: limits.windowMs,
-      // each limiter keeps its own counters (the plugin reads `cache` here though its types omit it)
+      // each limiter keeps its own counters (the plugin reads `cache` here though its types omit it)...
       cache: KEYS_KEPT,
-      ...(byPlayer ? { keyGenerator: (request: FastifyRequest) => `player:${request.userId}` } : {}),
+      // ...and, in Redis, its own keys (the plugin names every helper-made limiter alike)
+      keyGenerator: byPlayer
+        ? (request: FastifyRequest) => `${name}:player:${request.userId}`
+        : (request: FastifyRequest) => `${name}:${normalizeIP(request.ip)}`,
     };
     const limit = app.createRateLimit(options);
     return async (request, reply) => {
@@ -80,13 +169,13 @@ export async function installRateLimits(app: App, limits: RateLimits): Promise<v
     };
   };
 
-  const api = limiter(limits.apiPerAddress);
+  const api = limiter('api', limits.apiPerAddress);
   const byAddress: Record<Category, Check | null> = {
-    signIn: limiter(limits.signInPerAddress),
-    money: limiter(limits.moneyPerAddress),
-    socket: limiter(limits.socketsPerAddress),
+    signIn: limiter('signin', limits.signInPerAddress),
+    money: limiter('money', limits.moneyPerAddress),
+    socket: limiter('socket', limits.socketsPerAddress),
   };
-  const moneyPerPlayer = limiter(limits.moneyPerPlayer, true);
+  const moneyPerPlayer = limiter('money', limits.moneyPerPlayer, true);
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const path = route.url;

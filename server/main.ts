@@ -1,14 +1,15 @@
 import { loadConfig } from './config.ts';
 import { buildApp, type BuiltApp } from './app.ts';
 import { DatabaseLockedError } from './db/index.ts';
+import { RedisUnavailableError } from './limits.ts';
 
 const config = loadConfig();
 let built: BuiltApp;
 try {
   built = await buildApp(config);
 } catch (err) {
-  if (err instanceof DatabaseLockedError) {
-    // a second process on the embedded database: say so plainly, no stack trace
+  if (err instanceof DatabaseLockedError || err instanceof RedisUnavailableError) {
+    // a second process on the embedded database, or Redis not answering: say so plainly, no stack trace
     console.error(err.message);
     process.exit(1);
   }

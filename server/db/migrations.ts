@@ -346,6 +346,22 @@ export const migrations: Record<string, Migration> = {
       await sql`ALTER TABLE cases ADD COLUMN description_ru TEXT NOT NULL DEFAULT ''`.execute(db);
     },
   },
+  '0011_job_leases': {
+    async up(db: Kysely<unknown>) {
+      // One runner per background job across instances (server/jobs/lease.ts): a row per job names the
+      // instance holding it until expires_at (database time); the holder renews it, another instance takes
+      // a row past its expiry.
+      await sql`
+        CREATE TABLE job_leases (
+          name TEXT PRIMARY KEY,
+          holder TEXT NOT NULL,
+          expires_at TIMESTAMPTZ NOT NULL,
+          acquired_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          renewed_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+    },
+  },
+
   '0012_telegram_bot': {
     async up(db: Kysely<unknown>) {
       // Players the bot may write to: launch data's allows_write_to_pm or /start set bot_can_write; a player

@@ -385,6 +385,16 @@ interface BattleRollsTable {
   awarded_seat: number | null;
 }
 
+/** Who runs a background job now, until when (server/jobs/lease.ts). */
+interface JobLeasesTable {
+  name: string;
+  /** host:pid:random of the instance holding the lease */
+  holder: string;
+  expires_at: Timestamp;
+  acquired_at: Timestamp;
+  renewed_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   ledger: LedgerTable;
@@ -405,6 +415,7 @@ export interface Database {
   battles: BattlesTable;
   battle_rounds: BattleRoundsTable;
   battle_seats: BattleSeatsTable;
+  job_leases: JobLeasesTable;
   battle_rolls: BattleRollsTable;
   weight_tables: WeightTablesTable;
   item_gifts: ItemGiftsTable;

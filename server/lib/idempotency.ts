@@ -4,6 +4,7 @@ import { sql, type Transaction } from 'kysely';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from '../../contract/inventory.ts';
 import type { Db } from '../db/index.ts';
 import { lockPlayer, queueForPlayer } from '../db/locks.ts';
+import { startLeasedJob, type LeaseContext, type LeasedJobHandle } from '../jobs/lease.ts';
 import type { Database } from '../db/schema.ts';
 import { HttpError, badRequest, conflict } from './errors.ts';
 
@@ -187,19 +188,21 @@ export async function sweepIdempotencyKeys(db: Db, now = Date.now()): Promise<nu
 }
 
 /**
- * Starts the periodic sweep of expired keys (once now, then every IDEMPOTENCY_SWEEP_INTERVAL_MS); the
- * returned stop() ends it and waits for a sweep in progress.
+ * Starts the periodic sweep of expired keys (once now, then every IDEMPOTENCY_SWEEP_INTERVAL_MS) as the
+ * background job 'idempotency-sweep', run by the one instance holding its lease (server/jobs/lease.ts); the
+ * returned stop() ends it here and waits for a sweep in progress.
  */
 export function startIdempotencySweeper(
-  db: Db,
+  ctx: LeaseContext & { db: Db },
   log: FastifyBaseLogger,
   intervalMs = IDEMPOTENCY_SWEEP_INTERVAL_MS,
-): { stop(): Promise<void> } {
+): LeasedJobHandle {
   let running: Promise<void> | null = null;
-  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let holding = false;
   const sweep = () => {
-    if (running || stopped) return;
-    running = sweepIdempotencyKeys(db)
+    if (running || !holding) return;
+    running = sweepIdempotencyKeys(ctx.db)
       .then((n) => {
         if (n > 0) log.info({ deleted: n }, 'expired idempotency keys deleted');
       })
@@ -208,14 +211,20 @@ export function startIdempotencySweeper(
         running = null;
       });
   };
-  sweep();
-  const timer = setInterval(sweep, intervalMs);
-  timer.unref();
-  return {
+  return startLeasedJob(ctx, {
+    name: 'idempotency-sweep',
+    log,
+    start() {
+      holding = true;
+      sweep();
+      timer = setInterval(sweep, intervalMs);
+      timer.unref();
+    },
     async stop() {
-      stopped = true;
-      clearInterval(timer);
+      holding = false;
+      if (timer) clearInterval(timer);
+      timer = null;
       await running;
     },
-  };
+  });
 }

@@ -2,6 +2,7 @@ import { Address } from '@ton/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { startLeasedJob, type LeasedJobHandle } from '../jobs/lease.ts';
 import { CryptoPayClient } from './cryptopay.ts';
 import { DemoDeposits } from './demo.ts';
 import { TonWatcher } from './ton-watcher.ts';
@@ -36,7 +37,10 @@ export interface Payments {
   tonWatcher: TonWatcher | null;
   cryptoPay: CryptoPayClient | null;
   demo: DemoDeposits;
-  /** starts the TON watcher (when a receiving address is configured) */
+  /**
+   * Starts the TON watcher (when a receiving address is configured) as the background job 'ton-watcher':
+   * it polls on the one instance holding the job's lease (server/jobs/lease.ts).
+   */
   start(): void;
   /** stops the watcher and the demo timers, waiting for database work under way */
   stop(): Promise<void>;
@@ -60,13 +64,21 @@ export function createPayments(ctx: AppContext, log?: FastifyBaseLogger): Paymen
     ? new CryptoPayClient({ url: config.cryptoPayUrl, token: config.cryptoPayToken })
     : null;
   const demo = new DemoDeposits(ctx, log);
+  let watcherJob: LeasedJobHandle | null = null;
   return {
     modes,
     tonWatcher,
     cryptoPay,
     demo,
     start() {
-      tonWatcher?.start();
+      if (tonWatcher && !watcherJob) {
+        watcherJob = startLeasedJob(ctx, {
+          name: 'ton-watcher',
+          log,
+          start: () => tonWatcher.start(),
+          stop: () => tonWatcher.stop(),
+        });
+      }
       if (modes.ton === 'demo' || modes.cryptobot === 'demo') {
         log?.warn(
           { ton: modes.ton, cryptobot: modes.cryptobot },
@@ -75,7 +87,7 @@ export function createPayments(ctx: AppContext, log?: FastifyBaseLogger): Paymen
       }
     },
     async stop() {
-      await Promise.all([tonWatcher?.stop(), demo.stop()]);
+      await Promise.all([watcherJob?.stop(), demo.stop()]);
     },
   };
 }

@@ -182,7 +182,7 @@ export class TonWatcher {
   private running: Promise<void> | null = null;
   private stopped = true;
   private failures = 0;
-  private readonly abort = new AbortController();
+  private abort = new AbortController();
 
   constructor(
     private readonly ctx: AppContext,
@@ -192,9 +192,12 @@ export class TonWatcher {
     this.cursorName = `ton:${this.account.toRawString()}`;
   }
 
+  /** Starts polling (again, after a stop: the job moves between instances with its lease). */
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.failures = 0;
+    this.abort = new AbortController();
     this.schedule(0);
   }
 

@@ -9,6 +9,7 @@ import { ALLOWED_UPDATES, createBot } from './bot.ts';
 import { DeliveryWorker, ownedGifts } from './delivery.ts';
 import { GiftDeposits } from './gift-deposits.ts';
 import { startLoop, type JobLoop } from './loop.ts';
+import { startLeasedJob, type LeasedJobHandle } from '../jobs/lease.ts';
 import { OutboxSender } from './outbox.ts';
 import {
   DEMO_COLLECTIONS,
@@ -25,7 +26,8 @@ import { START_TEXTS } from './texts.ts';
  *    deposits are read from the configured business connection;
  *  - 'simulated': demo mode (no BOT_TOKEN): the same workers against a simulated Telegram in memory;
  *  - 'off': TELEGRAM_BOT=off: no bot; withdrawals wait for an operator (admin API), as before the bot.
- * Each background job starts and stops through one function, so one runner per job can hold a lease.
+ * Each background job (the outbox, the delivery worker, the gift scan, long polling) runs on the one
+ * instance holding its lease in Postgres; the webhook is answered by any instance.
  */
 
 export type TelegramMode = 'bot' | 'simulated' | 'off';
@@ -77,9 +79,13 @@ export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): Telegr
     ? createHash('sha256').update(`telegram-webhook:${ctx.botToken}`).digest('hex')
     : null;
 
-  const loops: JobLoop[] = [];
+  const jobs: LeasedJobHandle[] = [];
+  let outbox: JobLoop | null = null;
   let delivery: JobLoop | null = null;
   let giftScan: JobLoop | null = null;
+  /** Each background job runs on the one instance holding its lease in Postgres (server/jobs/lease.ts). */
+  const leased = (name: string, start: () => void, stop: () => Promise<void>) =>
+    startLeasedJob(ctx, { name, log, start, stop });
   let bot: Bot | null = null;
   let polling: Promise<void> | null = null;
   let lastSupplyCheck = 0;
@@ -181,22 +187,37 @@ export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): Telegr
       log,
     );
   };
-  const startGiftScan = () => {
-    const deposits = new GiftDeposits(ctx, giftCalls!, giftConnectionId!, log);
-    return startLoop('gift-deposits', config.telegramGiftScanMs, (signal) => deposits.scan(signal), log);
+  const deposits =
+    giftCalls && giftConnectionId ? new GiftDeposits(ctx, giftCalls, giftConnectionId, log) : null;
+  const startGiftScan = () =>
+    startLoop('gift-deposits', config.telegramGiftScanMs, (signal) => deposits!.scan(signal), log);
+  /** A business update said a gift arrived: the scan runs now, here (crediting is once per gift anyway). */
+  const giftHint = () => {
+    if (giftScan) giftScan.kick();
+    else void deposits?.scan().catch((err: unknown) => log?.warn({ err }, 'gift deposit scan failed'));
+  };
+  /** Long polling (no https PUBLIC_URL): one instance takes updates, under the 'bot-updates' lease. */
+  const startPolling = () => {
+    polling = bot!.start({ allowed_updates: [...ALLOWED_UPDATES] }).catch((err: unknown) => {
+      log?.error({ err }, 'telegram polling stopped');
+    });
+  };
+  const stopPolling = async () => {
+    if (bot?.isRunning()) await bot.stop().catch(() => undefined);
+    await polling;
+    polling = null;
   };
   const startUpdates = async () => {
-    bot = createBot(config, ctx.botToken, ctx.db, { onGiftHint: () => giftScan?.kick() }, log);
+    bot = createBot(config, ctx.botToken, ctx.db, { onGiftHint: giftHint }, log);
     await bot.init();
     if (webhook) {
+      // every instance answers the webhook; Telegram's repeats and two instances are told apart by update_id
       await bot.api.setWebhook(`${appUrl}/api/telegram/webhook`, {
         secret_token: webhookSecret!,
         allowed_updates: [...ALLOWED_UPDATES],
       });
     } else {
-      polling = bot.start({ allowed_updates: [...ALLOWED_UPDATES] }).catch((err: unknown) => {
-        log?.error({ err }, 'telegram polling stopped');
-      });
+      jobs.push(leased('bot-updates', startPolling, stopPolling));
     }
     if (webhook) {
       await bot.api
@@ -236,12 +257,35 @@ export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): Telegr
           'SIMULATED TELEGRAM: no BOT_TOKEN, so withdrawals are "delivered" by a simulation and gift deposits are simulated',
         );
       }
-      loops.push(startOutbox());
-      delivery = startDelivery();
-      loops.push(delivery);
-      if (giftConnectionId) {
-        giftScan = startGiftScan();
-        loops.push(giftScan);
+      jobs.push(
+        leased(
+          'bot-outbox',
+          () => void (outbox = startOutbox()),
+          async () => {
+            await outbox?.stop();
+            outbox = null;
+          },
+        ),
+        leased(
+          'gift-delivery',
+          () => void (delivery = startDelivery()),
+          async () => {
+            await delivery?.stop();
+            delivery = null;
+          },
+        ),
+      );
+      if (deposits) {
+        jobs.push(
+          leased(
+            'gift-deposits',
+            () => void (giftScan = startGiftScan()),
+            async () => {
+              await giftScan?.stop();
+              giftScan = null;
+            },
+          ),
+        );
       }
       if (mode === 'bot') {
         // Telegram may be unreachable at start: the server serves anyway, and the log says so
@@ -249,9 +293,7 @@ export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): Telegr
       }
     },
     async stop() {
-      if (bot?.isRunning()) await bot.stop().catch(() => undefined);
-      await polling;
-      await Promise.all(loops.map((l) => l.stop()));
+      await Promise.all(jobs.map((j) => j.stop()));
     },
   };
 }
