@@ -33,6 +33,8 @@ export const DepositInfo = Type.Object({
   cryptobotDemo: Type.Boolean(),
   /** true when any offered method is a demo: the sheet labels deposits as demo */
   demo: Type.Boolean(),
+  /** Telegram gifts (the Gifts step, GET /deposit/gifts): null when off; demo with the simulated Telegram */
+  gifts: Type.Union([Type.Object({ demo: Type.Boolean() }), Type.Null()]),
   minAmount: Ton,
   maxAmount: Ton,
 });

@@ -259,7 +259,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       inventoryRoutes(typed, ctx, telegram);
       upgradeRoutes(typed, ctx);
       adminRoutes(typed, ctx);
-      depositRoutes(typed, ctx, payments);
+      depositRoutes(typed, ctx, payments, telegram);
       depositSocketRoutes(typed, ctx);
       dropFeedRoutes(typed, ctx);
       battleRoutes(typed, ctx, battleClock);
