@@ -250,7 +250,7 @@ export interface WithdrawalAttemptsTable {
 }
 
 /** A message to a player, written in the transaction of what it tells (server/telegram/outbox.ts). */
-export interface BotOutboxTable {
+interface BotOutboxTable {
   id: BigSerial;
   user_id: BigIntColumn;
   kind: string;
@@ -274,7 +274,7 @@ interface BotUpdatesTable {
 }
 
 /** A gift received on the operator's business account (server/telegram/gift-deposits.ts). */
-export interface GiftDepositsTable {
+interface GiftDepositsTable {
   owned_gift_id: string;
   kind: string;
   gift_name: string;

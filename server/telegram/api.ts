@@ -37,7 +37,7 @@ export interface TelegramCalls {
   getMyStarBalance(signal?: AbortSignal): Promise<StarAmount>;
 }
 
-export type InlineButton = { text: string; url: string } | { text: string; web_app: { url: string } };
+type InlineButton = { text: string; url: string } | { text: string; web_app: { url: string } };
 
 /**
  * Two grammY clients on one token. Messages: the throttler keeps within Telegram's send limits and

@@ -30,9 +30,9 @@ import { START_TEXTS } from './texts.ts';
  * instance holding its lease in Postgres; the webhook is answered by any instance.
  */
 
-export type TelegramMode = 'bot' | 'simulated' | 'off';
+type TelegramMode = 'bot' | 'simulated' | 'off';
 
-export interface SupplyReport {
+interface SupplyReport {
   /** the bot's Stars balance (regular gifts are paid from it), null when it could not be read */
   stars: number | null;
   starsLow: boolean;

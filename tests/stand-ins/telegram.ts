@@ -10,20 +10,20 @@ import { sendJson, startHttp, type RecordedRequest } from './http.ts';
  * was asked and then never answer (the caller dies between the call and recording it).
  */
 
-export interface BotApiCall {
+interface BotApiCall {
   at: number;
   method: string;
   params: Record<string, unknown>;
 }
 
-export type Scripted =
+type Scripted =
   | { kind: 'rateLimit'; retryAfter: number }
   | { kind: 'serverError'; code?: number }
   | { kind: 'hang' }
   | { kind: 'refuse'; code: number; description: string }
   | { kind: 'actThenHang' };
 
-export interface StandInGift {
+interface StandInGift {
   owned_gift_id: string;
   collection: string;
   sender_id: number | null;
