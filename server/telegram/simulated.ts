@@ -17,6 +17,8 @@ export const DEMO_COLLECTIONS: Record<string, string> = {
 
 /** Unique gifts of each demo collection the simulated account starts with (stock for withdrawals). */
 const STARTING_STOCK = 5;
+/** When the starting stock "arrived" (Unix seconds, 2023-11-14): before any deposit could be read. */
+const STOCK_SEND_DATE = 1_700_000_000;
 
 /**
  * Demo mode's simulated Telegram (no BOT_TOKEN): the Bot API calls the workers make, answered in memory.
@@ -46,7 +48,8 @@ export class SimulatedTelegram implements TelegramCalls {
     this.owned.push({
       type: 'unique',
       owned_gift_id: id,
-      send_date: Math.floor(Date.now() / 1000),
+      // the starting stock was there long before deposits were first read (it is stock, not a deposit)
+      send_date: senderId === null ? STOCK_SEND_DATE : Math.floor(Date.now() / 1000),
       can_be_transferred: true,
       transfer_star_count: 0,
       ...(senderId !== null
