@@ -92,7 +92,9 @@ export function GiftsStep({ onBack }: { onBack: () => void }) {
       <ul className="deposit__gifts-list">
         {info.items.map(({ collection, item }) => (
           <li key={collection} className="deposit__gift" data-testid="deposit-gift" data-item-id={item.id}>
-            <ArtImage src={item.imageUrl} className="deposit__gift-img" />
+            <span className="deposit__gift-art">
+              <ArtImage src={item.imageUrl} className="deposit__gift-img" />
+            </span>
             <span className="deposit__gift-text">
               <span className="deposit__gift-name">{itemName(item)}</span>
               <span className="deposit__gift-collection">{collection}</span>
