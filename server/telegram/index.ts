@@ -309,13 +309,16 @@ async function applyDemoGiftMapping(ctx: AppContext): Promise<void> {
     .select(['items.id'])
     .where('g.item_id', 'is', null)
     .execute();
-  for (const { id } of items) {
-    if (id.startsWith('ton_')) continue;
-    const collection = DEMO_COLLECTIONS[id];
-    await ctx.db
-      .insertInto('item_gifts')
-      .values({ item_id: id, gift_id: collection ? null : `sim-${id}`, collection: collection ?? null })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
+  const rows = items
+    .filter(({ id }) => !id.startsWith('ton_'))
+    .map(({ id }) => {
+      const collection = DEMO_COLLECTIONS[id];
+      return { item_id: id, gift_id: collection ? null : `sim-${id}`, collection: collection ?? null };
+    });
+  if (rows.length === 0) return;
+  await ctx.db
+    .insertInto('item_gifts')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
