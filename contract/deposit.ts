@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Ton, TonInput } from './common.ts';
+import { SafeText, Ton, TonInput } from './common.ts';
+import { InventoryItem } from './inventory.ts';
 
 /** Smallest deposit the server accepts for invoices and demo deposits, TON as decimal text. */
 export const DEPOSIT_MIN_TON = '0.01';
@@ -32,6 +33,8 @@ export const DepositInfo = Type.Object({
   cryptobotDemo: Type.Boolean(),
   /** true when any offered method is a demo: the sheet labels deposits as demo */
   demo: Type.Boolean(),
+  /** Telegram gifts (the Gifts step, GET /deposit/gifts): null when off; demo with the simulated Telegram */
+  gifts: Type.Union([Type.Object({ demo: Type.Boolean() }), Type.Null()]),
   minAmount: Ton,
   maxAmount: Ton,
 });
@@ -77,6 +80,35 @@ export const DemoDepositResponse = Type.Object({
 });
 export type DemoDepositResponse = Static<typeof DemoDepositResponse>;
 
+// ── Telegram gift deposits (the Gifts step) ────────────────────────────────────────────────────────
+
+/** How a credit came in: a deposit method, or a Telegram gift sent to the operator's account. */
+export const CreditedMethod = Type.Union([DepositMethod, Type.Literal('gifts')]);
+export type CreditedMethod = Static<typeof CreditedMethod>;
+
+/** GET /deposit/gifts: where to send a gift, and which collections become which items. */
+export const GiftDepositInfo = Type.Object({
+  /** false when gift deposits are off (no business connection configured) */
+  enabled: Type.Boolean(),
+  /** the operator's Telegram account to send a gift to (@username), null when off */
+  account: Type.Union([Type.String(), Type.Null()]),
+  /** demo mode: no real Telegram; POST /deposit/gifts/simulate makes a gift arrive */
+  demo: Type.Boolean(),
+  /** the catalogue items a gift of a collection becomes */
+  items: Type.Array(Type.Object({ collection: Type.String(), item: InventoryItem })),
+});
+export type GiftDepositInfo = Static<typeof GiftDepositInfo>;
+
+/** POST /deposit/gifts/simulate (demo mode only): a gift of the item's collection arrives from the player. */
+export const SimulateGiftRequest = Type.Object(
+  { itemId: SafeText({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+export type SimulateGiftRequest = Static<typeof SimulateGiftRequest>;
+
+export const SimulateGiftResponse = Type.Object({ creditInMs: Type.Integer({ minimum: 0 }) });
+export type SimulateGiftResponse = Static<typeof SimulateGiftResponse>;
+
 // ── the deposit socket: GET /ws/deposits (WebSocket) ───────────────────────────────────────────────
 
 /** The client's first message, within DEPOSIT_SOCKET_AUTH_TIMEOUT_MS of opening. */
@@ -94,11 +126,13 @@ export const DepositCreditedMessage = Type.Object({
   amount: Ton,
   /** the player's balance right after this credit, in TON */
   balance: Ton,
-  method: DepositMethod,
-  /** the credit's external id: ton:<tx hash hex>, cryptopay:<invoice id> or demo:<uuid> */
+  method: CreditedMethod,
+  /** the credit's external id: ton:<tx hash hex>, cryptopay:<invoice id>, demo:<uuid> or gift:<owned gift id> */
   id: Type.String(),
   /** true for a demo credit */
   demo: Type.Boolean(),
+  /** a gift deposit: the item it became in the inventory (amount is its price; the balance is unchanged) */
+  item: Type.Optional(InventoryItem),
 });
 export type DepositCreditedMessage = Static<typeof DepositCreditedMessage>;
 

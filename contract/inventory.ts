@@ -22,6 +22,8 @@ export const InventoryEntry = Type.Object({
   /** when the player last received this item (ISO 8601): the inventory's "newest" order */
   acquiredAt: Type.String(),
   item: HeldItem,
+  /** whether it can be withdrawn as a Telegram gift; when not, the inventory offers to sell it */
+  withdrawable: Type.Boolean(),
 });
 export type InventoryEntry = Static<typeof InventoryEntry>;
 
@@ -82,8 +84,10 @@ export type SellResponse = Static<typeof SellResponse>;
 export const WithdrawRequest = ItemQuantity;
 export type WithdrawRequest = Static<typeof WithdrawRequest>;
 
+/** pending → sending (the bot is delivering it) → completed (delivered) or failed (items returned) */
 export const WithdrawalStatus = Type.Union([
   Type.Literal('pending'),
+  Type.Literal('sending'),
   Type.Literal('completed'),
   Type.Literal('failed'),
 ]);
@@ -104,6 +108,10 @@ export const Withdrawal = Type.Object({
   resolvedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   /** the operator's note, if any */
   note: Type.Union([Type.String(), Type.Null()]),
+  /** when the bot began delivering it; null before */
+  sendingAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** why a failed one failed (a WithdrawalFailure), null otherwise or when an operator failed it */
+  failureReason: Type.Union([Type.String(), Type.Null()]),
 });
 export type Withdrawal = Static<typeof Withdrawal>;
 
@@ -142,6 +150,16 @@ export type AdminResolveRequest = Static<typeof AdminResolveRequest>;
 
 export const AdminResolveResponse = Type.Object({ withdrawal: AdminWithdrawal });
 export type AdminResolveResponse = Static<typeof AdminResolveResponse>;
+
+/** Why the bot could not deliver a withdrawal (Withdrawal.failureReason; the app explains each one). */
+export type WithdrawalFailure =
+  | 'BOT_NOT_STARTED'
+  | 'BOT_BLOCKED'
+  | 'GIFT_SOLD_OUT'
+  | 'NOT_ENOUGH_STARS'
+  | 'OUT_OF_STOCK'
+  | 'NOT_WITHDRAWABLE'
+  | 'REFUSED';
 
 /** The header that makes a money request safe to retry (1 to 128 visible ASCII characters). */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -44,7 +44,7 @@ export interface AdminIo {
   err(line: string): void;
 }
 
-const STATUSES: readonly WithdrawalStatus[] = ['pending', 'completed', 'failed'];
+const STATUSES: readonly WithdrawalStatus[] = ['pending', 'sending', 'completed', 'failed'];
 
 function describe(w: AdminWithdrawal): string {
   const when = (w.resolvedAt ?? w.createdAt).replace('T', ' ').replace(/\.\d+Z$/, 'Z');

@@ -40,6 +40,8 @@ import { installRateLimits, RateLimitedError } from './limits.ts';
 import { ThrottledWarning } from './realtime/sockets.ts';
 import { installSecurityHeaders } from './security.ts';
 import { refuseNulInput } from './lib/text.ts';
+import { createTelegram } from './telegram/index.ts';
+import { telegramRoutes } from './routes/telegram.ts';
 
 /** A registered route: its method(s), full path and the contract schemas it validates with. */
 export interface RouteInfo {
@@ -155,6 +157,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // stored Idempotency-Keys live 24 hours: swept periodically from start to close
   const keySweeper = startIdempotencySweeper(ctx, app.log);
   const battleClock = new BattleClock(ctx, app.log);
+  // the Telegram bot: updates, notifications, gift withdrawals and deposits (simulated in demo mode)
+  const telegram = createTelegram(ctx, app.log);
   // Graceful close waits for the requests in flight: a request counts from the moment Node has read its
   // headers (the raw 'request' event, before any hook) until its connection is done with it and, when the
   // client went away first, until its handler has answered anyway (a money handler runs its transaction to
@@ -193,6 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await keySweeper.stop();
     await battleClock.close();
+    await telegram.stop();
     await payments.stop();
     await bus.close();
   });
@@ -257,15 +262,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       userRoutes(typed, ctx);
       caseRoutes(typed, ctx);
       fairnessRoutes(typed, ctx);
-      inventoryRoutes(typed, ctx);
+      inventoryRoutes(typed, ctx, telegram);
       upgradeRoutes(typed, ctx);
       adminRoutes(typed, ctx);
-      depositRoutes(typed, ctx, payments);
+      depositRoutes(typed, ctx, payments, telegram);
       depositSocketRoutes(typed, ctx);
       dropFeedRoutes(typed, ctx);
       battleRoutes(typed, ctx, battleClock);
       raceRoutes(typed, ctx);
       battleSocketRoutes(typed, ctx.bus, config.socketMessagesPer10s);
+      telegramRoutes(typed, ctx, telegram);
     },
     { prefix: API_PREFIX },
   );
@@ -276,6 +282,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // the battle clock and the race payout, each on the one instance holding its lease; a holder first pays
   // what a stopped server left
   await battleClock.start();
+  await telegram.start();
 
   let closed = false;
   return {

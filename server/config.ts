@@ -88,6 +88,28 @@ export interface Config {
   racePeriodSeconds: number;
   /** Race prizes by place in nanoTON (RACE_PRIZES_TON: comma-separated TON amounts, first place first). */
   racePrizesNano: bigint[];
+  // ── the Telegram bot: gifts, notifications (server/telegram/) ────────────
+  /** The bot runs (updates, messages, gift delivery) when a BOT_TOKEN is set, unless TELEGRAM_BOT=off. */
+  telegramBot: boolean;
+  /** Bot API base URL (a local Bot API server, or a stand-in in tests); https://api.telegram.org by default. */
+  telegramApiRoot: string;
+  /** Longest a Bot API call may take before it is given up (its outcome then counts as unknown), in seconds. */
+  telegramTimeoutSeconds: number;
+  /** The operator's business connection id: the only one whose gifts are trusted; gift deposits off when empty. */
+  telegramBusinessConnectionId: string | null;
+  /** The operator's Telegram account players send gifts to, shown in the deposit sheet (a @username). */
+  telegramGiftAccount: string | null;
+  /** The operator is alerted when the bot's Stars balance falls below this. */
+  telegramStarsLow: number;
+  /** The operator is alerted when fewer gifts than this of a mapped collection are left to transfer. */
+  telegramStockLow: number;
+  /** How often the outbox and the delivery worker look for work, in ms (a withdrawal also wakes them). */
+  telegramWorkMs: number;
+  /** How often the business account's gifts are read for deposits besides the updates that announce them, ms. */
+  telegramGiftScanMs: number;
+  /** Demo mode: how long a simulated gift delivery takes, in ms. */
+  demoGiftDelayMs: number;
+
   // ── limits and timeouts ───────────────────────────────────────────────────
   /** Rate limits (requests per window; 0 turns one off). See server/limits.ts. */
   rateLimits: RateLimits;
@@ -432,6 +454,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     gamesSweepMs: read.ms('GAMES_SWEEP_MS', 5000, 100),
     racePeriodSeconds: read.seconds('RACE_PERIOD_SECONDS', 86_400),
     racePrizesNano: read.tonList('RACE_PRIZES_TON', RACE_PRIZES_DEFAULT, 100),
+    telegramBot: read.bool('TELEGRAM_BOT', true),
+    telegramApiRoot: read.url('TELEGRAM_API_ROOT', 'https://api.telegram.org'),
+    telegramTimeoutSeconds: read.seconds('TELEGRAM_TIMEOUT_SECONDS', 30),
+    telegramBusinessConnectionId: read.text('TELEGRAM_BUSINESS_CONNECTION_ID'),
+    telegramGiftAccount: read.text('TELEGRAM_GIFT_ACCOUNT'),
+    telegramStarsLow: read.int('TELEGRAM_STARS_LOW', 500),
+    telegramStockLow: read.int('TELEGRAM_STOCK_LOW', 3),
+    telegramWorkMs: read.ms('TELEGRAM_WORK_MS', 2000, 50),
+    telegramGiftScanMs: read.ms('TELEGRAM_GIFT_SCAN_MS', 60_000, 1000),
+    demoGiftDelayMs: read.ms('DEMO_GIFT_DELAY_MS', 3000, 0),
     rateLimits: {
       windowMs: read.ms('RATE_LIMIT_WINDOW_MS', 60_000),
       apiPerAddress: read.int('RATE_LIMIT_API_PER_ADDRESS', 1200),

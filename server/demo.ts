@@ -11,6 +11,7 @@ const DEMO_USER = {
   photoUrl: null,
   languageCode: 'ru',
   isPremium: false,
+  allowsWriteToPm: true,
 } as const;
 
 /** Creates the demo user and grants the starting balance once (a unique ledger id makes it happen once). */

@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { User } from '../contract/auth.ts';
 import type { Db } from './db/index.ts';
-import type { UsersTable } from './db/schema.ts';
+import type { Database, UsersTable } from './db/schema.ts';
 import type { TelegramUser } from './auth/init-data.ts';
 import { unauthorized } from './lib/errors.ts';
 import { lockPlayer } from './db/locks.ts';
@@ -31,10 +31,17 @@ export async function upsertUser(db: Db, tg: TelegramUser): Promise<UserRow> {
     language_code: tg.languageCode,
     is_premium: tg.isPremium,
   };
+  // launch data's allows_write_to_pm turns bot messages on; its absence never turns off what /start allowed
   return db
     .insertInto('users')
-    .values({ id: tg.id, ...profile })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ ...profile, updated_at: new Date() }))
+    .values({ id: tg.id, ...profile, bot_can_write: tg.allowsWriteToPm })
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        ...profile,
+        bot_can_write: sql<boolean>`${eb.ref('users.bot_can_write')} OR ${eb.ref('excluded.bot_can_write')}`,
+        updated_at: new Date(),
+      })),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -57,6 +64,8 @@ export async function creditOnce(
   kind: string,
   externalId: string,
   ref: string | null = null,
+  /** more writes in the credit's transaction (the bot's notification of it) */
+  alongside?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<boolean> {
   if (amountNano <= 0n) throw new RangeError('a credit must be positive');
   return db.transaction().execute(async (trx) => {
@@ -84,6 +93,7 @@ export async function creditOnce(
         external_id: externalId,
       })
       .execute();
+    await alongside?.(trx);
     return true;
   });
 }

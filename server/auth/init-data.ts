@@ -10,6 +10,8 @@ export interface TelegramUser {
   photoUrl: string | null;
   languageCode: string | null;
   isPremium: boolean;
+  /** the player allowed the bot to write to them (allows_write_to_pm) */
+  allowsWriteToPm: boolean;
 }
 
 export type InitDataFailure =
@@ -33,6 +35,7 @@ interface ParsedLaunchData {
     photo_url?: string;
     language_code?: string;
     is_premium?: boolean;
+    allows_write_to_pm?: boolean;
   };
 }
 
@@ -123,5 +126,6 @@ export function validateInitData(
     photoUrl: text(user.photo_url, 512),
     languageCode: text(user.language_code, 16),
     isPremium: user.is_premium === true,
+    allowsWriteToPm: user.allows_write_to_pm === true,
   };
 }

@@ -346,7 +346,6 @@ export const migrations: Record<string, Migration> = {
       await sql`ALTER TABLE cases ADD COLUMN description_ru TEXT NOT NULL DEFAULT ''`.execute(db);
     },
   },
-
   '0011_job_leases': {
     async up(db: Kysely<unknown>) {
       // One runner per background job across instances (server/jobs/lease.ts): a row per job names the
@@ -360,6 +359,102 @@ export const migrations: Record<string, Migration> = {
           acquired_at TIMESTAMPTZ NOT NULL DEFAULT now(),
           renewed_at TIMESTAMPTZ NOT NULL DEFAULT now()
         )`.execute(db);
+    },
+  },
+
+  '0012_telegram_bot': {
+    async up(db: Kysely<unknown>) {
+      // Players the bot may write to: launch data's allows_write_to_pm or /start set bot_can_write; a player
+      // who blocked the bot gets bot_blocked_at and is skipped until they start it again.
+      await sql`ALTER TABLE users ADD COLUMN bot_can_write BOOLEAN NOT NULL DEFAULT FALSE`.execute(db);
+      await sql`ALTER TABLE users ADD COLUMN bot_blocked_at TIMESTAMPTZ`.execute(db);
+      // An item's Telegram gift: a regular gift id (sendGift, paid in Stars) or a unique-gift collection
+      // (base name; an owned gift of it is transferred from the business account). None: not withdrawable.
+      await sql`
+        CREATE TABLE item_gifts (
+          item_id TEXT PRIMARY KEY REFERENCES items(id),
+          gift_id TEXT,
+          collection TEXT UNIQUE,
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          CHECK ((gift_id IS NULL) <> (collection IS NULL))
+        )`.execute(db);
+      // Withdrawals are delivered by the bot: pending -> sending -> completed (delivered) or failed (reason).
+      await sql`ALTER TABLE withdrawals DROP CONSTRAINT withdrawals_status_check`.execute(db);
+      await sql`ALTER TABLE withdrawals ADD CONSTRAINT withdrawals_status_check
+        CHECK (status IN ('pending', 'sending', 'completed', 'failed'))`.execute(db);
+      await sql`ALTER TABLE withdrawals DROP CONSTRAINT withdrawals_check`.execute(db);
+      await sql`ALTER TABLE withdrawals ADD CONSTRAINT withdrawals_resolved_check
+        CHECK ((status IN ('pending', 'sending')) = (resolved_at IS NULL))`.execute(db);
+      await sql`ALTER TABLE withdrawals ADD COLUMN sending_at TIMESTAMPTZ`.execute(db);
+      await sql`ALTER TABLE withdrawals ADD COLUMN failure_reason TEXT`.execute(db);
+      await sql`ALTER TABLE withdrawals ADD COLUMN delivered_units INTEGER NOT NULL DEFAULT 0`.execute(db);
+      await sql`ALTER TABLE withdrawals ADD COLUMN next_attempt_at TIMESTAMPTZ NOT NULL DEFAULT now()`.execute(
+        db,
+      );
+      await sql`CREATE INDEX withdrawals_open_idx ON withdrawals (next_attempt_at, id) WHERE status IN ('pending', 'sending')`.execute(
+        db,
+      );
+      // Every call the delivery worker makes, recorded before it is made: one with outcome 'started' and no
+      // answer is reconciled (is the gift still ours? did the Stars go?) before anything is sent again.
+      await sql`
+        CREATE TABLE withdrawal_attempts (
+          id BIGSERIAL PRIMARY KEY,
+          withdrawal_id BIGINT NOT NULL REFERENCES withdrawals(id),
+          unit INTEGER NOT NULL CHECK (unit >= 0),
+          method TEXT NOT NULL CHECK (method IN ('sendGift', 'transferGift')),
+          gift_id TEXT,
+          owned_gift_id TEXT,
+          outcome TEXT NOT NULL DEFAULT 'started'
+            CHECK (outcome IN ('started', 'delivered', 'not_delivered', 'refused')),
+          star_transaction_id TEXT UNIQUE,
+          detail TEXT,
+          started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          finished_at TIMESTAMPTZ
+        )`.execute(db);
+      await sql`CREATE INDEX withdrawal_attempts_withdrawal_idx ON withdrawal_attempts (withdrawal_id, id)`.execute(
+        db,
+      );
+      await sql`CREATE UNIQUE INDEX withdrawal_attempts_owned_idx ON withdrawal_attempts (owned_gift_id)
+        WHERE owned_gift_id IS NOT NULL AND outcome IN ('started', 'delivered')`.execute(db);
+      // Messages to players, written in the transaction of the change they tell about, sent by one worker.
+      await sql`
+        CREATE TABLE bot_outbox (
+          id BIGSERIAL PRIMARY KEY,
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          kind TEXT NOT NULL,
+          params JSONB NOT NULL,
+          dedupe_key TEXT UNIQUE,
+          status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sending', 'sent', 'skipped', 'failed')),
+          attempts INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          last_error TEXT,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          sent_at TIMESTAMPTZ
+        )`.execute(db);
+      await sql`CREATE INDEX bot_outbox_due_idx ON bot_outbox (next_attempt_at, id) WHERE status IN ('pending', 'sending')`.execute(
+        db,
+      );
+      // Updates already handled (Telegram may deliver one twice; several instances share one webhook).
+      await sql`
+        CREATE TABLE bot_updates (
+          update_id BIGINT PRIMARY KEY,
+          received_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+      // Gifts received on the operator's business account: credited once per owned gift id, or left to
+      // the operator (unknown sender, a gift of no catalogue collection).
+      await sql`
+        CREATE TABLE gift_deposits (
+          owned_gift_id TEXT PRIMARY KEY,
+          kind TEXT NOT NULL,
+          gift_name TEXT NOT NULL,
+          collection TEXT,
+          sender_id BIGINT,
+          user_id BIGINT REFERENCES users(id),
+          item_id TEXT REFERENCES items(id),
+          status TEXT NOT NULL CHECK (status IN ('credited', 'unknown_sender', 'not_in_catalogue')),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`.execute(db);
+      await sql`CREATE INDEX gift_deposits_user_idx ON gift_deposits (user_id, created_at)`.execute(db);
     },
   },
 

@@ -27,6 +27,10 @@ export interface UsersTable {
   openings_count: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** the player allowed the bot to write (launch data's allows_write_to_pm, or /start) */
+  bot_can_write: Generated<boolean>;
+  /** set when Telegram said the player blocked the bot; cleared by /start */
+  bot_blocked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** Every balance change leaves one row here, in the same transaction as the change. */
@@ -195,7 +199,7 @@ interface DepositInvoicesTable {
   paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-type WithdrawalStatus = 'pending' | 'completed' | 'failed';
+type WithdrawalStatus = 'pending' | 'sending' | 'completed' | 'failed';
 
 /** Items a player asked to take out of the game; the items left the inventory when the row was made. */
 export interface WithdrawalsTable {
@@ -209,6 +213,79 @@ export interface WithdrawalsTable {
   /** set when completed or failed */
   resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** when the bot first started delivering it */
+  sending_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** why it failed (a WithdrawalFailure code), null otherwise */
+  failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** units already in the player's Telegram profile */
+  delivered_units: Generated<number>;
+  /** the delivery worker leaves it alone until then (after a 429, a network error) */
+  next_attempt_at: Timestamp;
+}
+
+/** An item's Telegram gift: exactly one of a regular gift id (sendGift) and a unique-gift collection. */
+interface ItemGiftsTable {
+  item_id: string;
+  gift_id: string | null;
+  collection: string | null;
+  updated_at: Timestamp;
+}
+
+/** One call of the delivery worker, recorded before it is made (server/telegram/delivery.ts). */
+export interface WithdrawalAttemptsTable {
+  id: BigSerial;
+  withdrawal_id: BigIntColumn;
+  unit: number;
+  method: 'sendGift' | 'transferGift';
+  gift_id: string | null;
+  owned_gift_id: string | null;
+  outcome: ColumnType<
+    'started' | 'delivered' | 'not_delivered' | 'refused',
+    'started' | undefined,
+    'delivered' | 'not_delivered' | 'refused'
+  >;
+  /** the bot's Star transaction that paid for a sent gift, once reconciled */
+  star_transaction_id: string | null;
+  detail: string | null;
+  started_at: Timestamp;
+  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A message to a player, written in the transaction of what it tells (server/telegram/outbox.ts). */
+interface BotOutboxTable {
+  id: BigSerial;
+  user_id: BigIntColumn;
+  kind: string;
+  params: ColumnType<Record<string, string>, string, string>;
+  dedupe_key: string | null;
+  status: ColumnType<
+    'pending' | 'sending' | 'sent' | 'skipped' | 'failed',
+    'pending' | undefined,
+    'pending' | 'sending' | 'sent' | 'skipped' | 'failed'
+  >;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+interface BotUpdatesTable {
+  update_id: BigIntColumn;
+  received_at: Timestamp;
+}
+
+/** A gift received on the operator's business account (server/telegram/gift-deposits.ts). */
+interface GiftDepositsTable {
+  owned_gift_id: string;
+  kind: string;
+  gift_name: string;
+  collection: string | null;
+  sender_id: NullableBigInt;
+  user_id: NullableBigInt;
+  item_id: string | null;
+  status: 'credited' | 'unknown_sender' | 'not_in_catalogue';
+  created_at: Timestamp;
 }
 
 /**
@@ -343,4 +420,9 @@ export interface Database {
   job_leases: JobLeasesTable;
   battle_rolls: BattleRollsTable;
   weight_tables: WeightTablesTable;
+  item_gifts: ItemGiftsTable;
+  withdrawal_attempts: WithdrawalAttemptsTable;
+  bot_outbox: BotOutboxTable;
+  bot_updates: BotUpdatesTable;
+  gift_deposits: GiftDepositsTable;
 }

@@ -12,6 +12,7 @@ import type { BattleRowStatus, Database } from '../db/schema.ts';
 import { lockPlayer, lockPlayers } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import { formatTon as nanoToTon } from '../../contract/money.ts';
+import { enqueueNotification } from '../telegram/outbox.ts';
 import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
 import { hashSeed, newClientSeed, newServerSeed } from './fair.ts';
 import { addToInventory } from './opening.ts';
@@ -493,7 +494,18 @@ export async function settleBattle(db: Db, battleId: bigint): Promise<boolean> {
       list.push(item);
       byUser.set(user_id!, list);
     }
-    for (const [userId, items] of byUser) await addToInventory(trx, userId, items);
+    for (const [userId, items] of byUser) {
+      await addToInventory(trx, userId, items);
+      // the bot tells each winner (from its outbox, written with the items)
+      const total = items.reduce((sum, i) => sum + i.price_nano, 0n);
+      await enqueueNotification(
+        trx,
+        userId,
+        'battle_won',
+        { total: nanoToTon(total), battleId: battle.public_id },
+        `battle:${battleId}:won:${userId}`,
+      );
+    }
     await trx
       .updateTable('battles')
       .set({ status: 'settled', finished_at: new Date() })

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { RaceResponse } from '../../contract/race.ts';
 import type { Db } from '../db/index.ts';
 import { formatTon as nanoToTon } from '../../contract/money.ts';
+import { enqueueNotification } from '../telegram/outbox.ts';
 import { creditOnce } from '../users.ts';
 import { LEDGER_KIND_BATTLE_REFUND, LEDGER_KIND_BATTLE_SEAT } from './battles.ts';
 import { LEDGER_KIND_CASE_OPEN } from './opening.ts';
@@ -158,6 +159,14 @@ export async function payEndedRaces(
           LEDGER_KIND_RACE_PRIZE,
           `race:${window.id}:${w.place}`,
           window.id,
+          (trx) =>
+            enqueueNotification(
+              trx,
+              w.userId,
+              'race_prize',
+              { amount: nanoToTon(prize), place: String(w.place) },
+              `race:${window.id}:${w.place}`,
+            ),
         );
         if (paid) credited++;
       } catch (err) {

@@ -20,10 +20,15 @@ type Trx = Transaction<Database>;
 const LEDGER_KIND_SELL = 'sell';
 
 /** The player's items with quantity > 0, dearest first (then by name, then id, for a stable order). */
-export async function listInventory(db: Db, userId: bigint): Promise<InventoryEntry[]> {
+export async function listInventory(
+  db: Db,
+  userId: bigint,
+  options: { giftsOnly?: boolean } = {},
+): Promise<InventoryEntry[]> {
   const rows = await db
     .selectFrom('inventory as inv')
     .innerJoin('items as i', 'i.id', 'inv.item_id')
+    .leftJoin('item_gifts as g', 'g.item_id', 'inv.item_id')
     .select([
       'inv.item_id',
       'inv.quantity',
@@ -32,6 +37,7 @@ export async function listInventory(db: Db, userId: bigint): Promise<InventoryEn
       'i.image_url',
       'i.price_nano',
       'i.rarity',
+      'g.item_id as gift_item',
     ])
     .where('inv.user_id', '=', userId)
     .where('inv.quantity', '>', 0)
@@ -50,6 +56,8 @@ export async function listInventory(db: Db, userId: bigint): Promise<InventoryEn
       price: formatTon(r.price_nano),
       rarity: r.rarity,
     },
+    // withdrawals the bot delivers need a Telegram gift; ones an operator hands over by hand do not
+    withdrawable: !options.giftsOnly || r.gift_item !== null,
   }));
 }
 

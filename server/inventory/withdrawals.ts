@@ -40,6 +40,8 @@ function toApiWithdrawal(row: WithdrawalRow & ItemFields): Withdrawal {
     updatedAt: row.updated_at.toISOString(),
     resolvedAt: row.resolved_at ? row.resolved_at.toISOString() : null,
     note: row.note,
+    sendingAt: row.sending_at ? row.sending_at.toISOString() : null,
+    failureReason: row.failure_reason,
   };
 }
 
@@ -61,8 +63,24 @@ export async function requestWithdrawal(
   userId: bigint,
   itemId: string,
   quantity: number,
+  options: { giftsOnly?: boolean } = {},
 ): Promise<Withdrawal> {
   await lockPlayer(trx, userId);
+  if (options.giftsOnly) {
+    // delivered by the bot: only an item with a Telegram gift can leave (the others can be sold)
+    const item = await trx.selectFrom('items').select('id').where('id', '=', itemId).executeTakeFirst();
+    const gift = await trx
+      .selectFrom('item_gifts')
+      .select('item_id')
+      .where('item_id', '=', itemId)
+      .executeTakeFirst();
+    if (item && !gift) {
+      throw conflict(
+        'ITEM_NOT_WITHDRAWABLE',
+        `"${itemId}" cannot be sent as a Telegram gift; sell it instead`,
+      );
+    }
+  }
   await takeFromInventory(trx, userId, itemId, quantity);
   const { id } = await trx
     .insertInto('withdrawals')

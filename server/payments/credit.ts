@@ -3,6 +3,8 @@ import type { DepositMethod } from '../../contract/deposit.ts';
 import type { AppContext } from '../context.ts';
 import { creditOnce } from '../users.ts';
 import { publishDeposit } from '../realtime/deposits.ts';
+import { enqueueNotification } from '../telegram/outbox.ts';
+import { formatTon } from '../../contract/money.ts';
 
 export interface DepositCredit {
   userId: bigint;
@@ -38,6 +40,15 @@ export async function creditDeposit(
       kind,
       credit.externalId,
       credit.ref ?? null,
+      // the bot tells the player, from its outbox (written with the credit)
+      (trx) =>
+        enqueueNotification(
+          trx,
+          credit.userId,
+          'deposit_credited',
+          { amount: formatTon(credit.amountNano) },
+          `deposit:${credit.externalId}`,
+        ),
     );
   } catch (err) {
     if (isUniqueViolation(err)) return false;

@@ -1,4 +1,4 @@
-import type { DepositCreditedMessage, DepositMethod } from '../../contract/deposit.ts';
+import type { DepositCreditedMessage, CreditedMethod } from '../../contract/deposit.ts';
 import type { App, AppContext } from '../context.ts';
 import type { EventBus } from './bus.ts';
 import {
@@ -20,10 +20,12 @@ export interface DepositEvent {
   userId: string;
   amountNano: string;
   balanceNano: string;
-  method: DepositMethod;
+  method: CreditedMethod;
   /** the credit's external id */
   id: string;
   demo: boolean;
+  /** a gift deposit: the item it was credited as (amountNano is its price) */
+  item?: { id: string; name: string; imageUrl: string; priceNano: string };
 }
 
 export function publishDeposit(bus: EventBus, event: DepositEvent): Promise<void> {
@@ -40,7 +42,7 @@ function isDepositEvent(p: unknown): p is DepositEvent {
     /^\d+$/.test(e.amountNano) &&
     typeof e.balanceNano === 'string' &&
     /^\d+$/.test(e.balanceNano) &&
-    (e.method === 'ton' || e.method === 'cryptobot') &&
+    (e.method === 'ton' || e.method === 'cryptobot' || e.method === 'gifts') &&
     typeof e.id === 'string' &&
     typeof e.demo === 'boolean'
   );
@@ -66,6 +68,16 @@ export function depositSocketRoutes(app: App, ctx: AppContext): void {
       method: payload.method,
       id: payload.id,
       demo: payload.demo,
+      ...(payload.item
+        ? {
+            item: {
+              id: payload.item.id,
+              name: payload.item.name,
+              imageUrl: payload.item.imageUrl,
+              price: formatTon(BigInt(payload.item.priceNano)),
+            },
+          }
+        : {}),
     };
     hub.sendToUser(payload.userId, message);
   });

@@ -27,9 +27,15 @@ import {
 } from '../payments/cryptopay.ts';
 import { formatTon, parseTon, tryParseTon } from '../../contract/money.ts';
 import { holdsNul, nulRefused } from '../lib/text.ts';
+import type { TelegramService } from '../telegram/index.ts';
 
 /** The player's deposit endpoints (/deposit/...) and the payment providers' webhooks (/payments/...). */
-export function depositRoutes(app: App, ctx: AppContext, payments: Payments): void {
+export function depositRoutes(
+  app: App,
+  ctx: AppContext,
+  payments: Payments,
+  telegram: Pick<TelegramService, 'giftAccount' | 'mode'>,
+): void {
   const auth = requireUser(ctx);
   const { modes } = payments;
 
@@ -59,6 +65,7 @@ export function depositRoutes(app: App, ctx: AppContext, payments: Payments): vo
         cryptobot: modes.cryptobot !== 'off',
         cryptobotDemo: modes.cryptobot === 'demo',
         demo: modes.ton === 'demo' || modes.cryptobot === 'demo',
+        gifts: telegram.giftAccount ? { demo: telegram.mode === 'simulated' } : null,
         minAmount: DEPOSIT_MIN_TON,
         maxAmount: DEPOSIT_MAX_TON,
       };

@@ -8,6 +8,7 @@ import {
 } from '../../contract/inventory.ts';
 import { ApiError } from '../../contract/common.ts';
 import type { App, AppContext } from '../context.ts';
+import type { TelegramService } from '../telegram/index.ts';
 import { requireUser } from '../auth/guard.ts';
 import { withIdempotency } from '../lib/idempotency.ts';
 import { listInventory, sellEverything, sellItem, sellItems } from '../inventory/inventory.ts';
@@ -17,14 +18,16 @@ import { listWithdrawals, requestWithdrawal } from '../inventory/withdrawals.ts'
  * The player's inventory: list, sell (one kind, a selection or everything), withdraw, and the withdrawal requests.
  * Sell and withdraw accept an Idempotency-Key header (server/lib/idempotency.ts).
  */
-export function inventoryRoutes(app: App, ctx: AppContext): void {
+export function inventoryRoutes(app: App, ctx: AppContext, telegram: TelegramService): void {
+  // when the bot delivers withdrawals, only items with a Telegram gift can leave (the others are sold)
+  const giftsOnly = telegram.delivers;
   const auth = requireUser(ctx);
   const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 422: ApiError };
 
   app.get(
     '/inventory',
     { preHandler: auth, schema: { response: { 200: InventoryResponse } } },
-    async (request) => ({ inventory: await listInventory(ctx.db, request.userId) }),
+    async (request) => ({ inventory: await listInventory(ctx.db, request.userId, { giftsOnly }) }),
   );
 
   app.post(
@@ -47,9 +50,11 @@ export function inventoryRoutes(app: App, ctx: AppContext): void {
     { preHandler: auth, schema: { body: WithdrawRequest, response: { 200: WithdrawResponse, ...errors } } },
     async (request, reply) => {
       const { itemId, quantity } = request.body;
-      return withIdempotency(ctx.db, request, reply, async (trx) => ({
-        withdrawal: await requestWithdrawal(trx, request.userId, itemId, quantity),
+      const answer = await withIdempotency(ctx.db, request, reply, async (trx) => ({
+        withdrawal: await requestWithdrawal(trx, request.userId, itemId, quantity, { giftsOnly }),
       }));
+      telegram.kickDelivery(); // the delivery worker of this instance looks at once
+      return answer;
     },
   );
 

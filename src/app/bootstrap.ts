@@ -1,5 +1,6 @@
 import { api } from '../api';
-import { initPlatform, type PlatformState } from '../lib/telegram';
+import { initPlatform, launchStartParam, type PlatformState } from '../lib/telegram';
+import { routeStartParam } from '../lib/start-param';
 import { isPublicPath } from './routes';
 
 /**
@@ -8,6 +9,8 @@ import { isPublicPath } from './routes';
  * holds every call until the sign-in is over, so none is asked before the session exists.
  */
 export async function bootstrap(): Promise<PlatformState> {
+  // a startapp deep link (case_, battle_, verify_) opens its screen: the address changes before the router reads it
+  routeStartParam(launchStartParam());
   const platform = await initPlatform().catch((error: unknown) => {
     console.error('Platform initialization failed', error);
     return { status: 'outside-telegram' } as const;

@@ -191,6 +191,38 @@ export async function initPlatform(): Promise<PlatformState> {
 }
 
 /**
+ * Shares a link: inside Telegram through its share sheet (t.me/share/url: pick a chat), elsewhere by
+ * copying it to the clipboard. Says which happened.
+ */
+export async function shareLink(url: string, text: string): Promise<'shared' | 'copied'> {
+  if (insideTelegram()) {
+    const share = new URL('https://t.me/share/url');
+    share.searchParams.set('url', url);
+    share.searchParams.set('text', text);
+    openExternalLink(share.toString());
+    return 'shared';
+  }
+  await navigator.clipboard.writeText(url);
+  return 'copied';
+}
+
+/**
+ * The launch's start param (a `startapp` deep link): from Telegram's launch data inside a client, from the
+ * address (`?startapp=` or `?tgWebAppStartParam=`) in a plain browser. Null when there is none.
+ */
+export function launchStartParam(): string | null {
+  const query = new URLSearchParams(window.location.search);
+  const fromAddress = query.get('startapp') ?? query.get('tgWebAppStartParam');
+  if (fromAddress) return fromAddress;
+  if (!insideTelegram()) return null;
+  try {
+    return retrieveLaunchParams().tgWebAppStartParam ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Whether Telegram's own BackButton serves as the back button: inside a real Telegram client that has it.
  * Elsewhere (the demo environment, a plain browser) the app draws its own.
  */

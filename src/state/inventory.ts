@@ -24,7 +24,15 @@ export const withdrawalsAtom = atomWithQuery(() => ({
   queryKey: queryKeys.withdrawals,
   queryFn: async (): Promise<Withdrawal[]> =>
     (await api.request<WithdrawalsResponse>('/inventory/withdrawals')).withdrawals,
+  // while the bot is delivering one, its timeline moves: look again every few seconds until it lands
+  refetchInterval: (query: { state: { data?: Withdrawal[] } }) =>
+    query.state.data?.some((w) => w.status === 'pending' || w.status === 'sending')
+      ? WITHDRAWAL_WATCH_MS
+      : false,
 }));
+
+/** How often the withdrawals are read while one is on its way. */
+const WITHDRAWAL_WATCH_MS = 2000;
 
 /** A money request: one Idempotency-Key per call (the user's tap), kept across its retries. */
 function post<T>(path: string, body: Record<string, unknown>): Promise<T> {

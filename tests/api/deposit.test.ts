@@ -84,6 +84,7 @@ describe('CryptoBot deposits through Crypto Pay', () => {
         cryptobot: true,
         cryptobotDemo: false,
         demo: false,
+        gifts: null,
         minAmount: '0.01',
         maxAmount: '10000',
       },

@@ -92,6 +92,8 @@ export interface LaunchUser {
   last_name?: string;
   username?: string;
   language_code?: string;
+  /** the player allowed the bot to write to them */
+  allows_write_to_pm?: boolean;
 }
 
 export function signLaunchData(
@@ -112,6 +114,8 @@ export async function startServer(
       BOT_TOKEN,
       JWT_SECRET: 'test-secret-test-secret-test-secret',
       LOG_LEVEL: 'silent',
+      // no bot against the real Telegram: the bot's tests point it at the stand-in (tests/stand-ins/telegram.ts)
+      TELEGRAM_BOT: 'off',
       ...RATE_LIMITS_OFF,
       ...options.env,
     },

@@ -68,6 +68,7 @@ describe('the inventory', () => {
             price: '45',
             rarity: 'epic',
           },
+          withdrawable: true,
         },
         {
           id: 'candy',
@@ -80,6 +81,7 @@ describe('the inventory', () => {
             price: '0.3',
             rarity: 'common',
           },
+          withdrawable: true,
         },
         {
           id: 'lollipop',
@@ -92,6 +94,7 @@ describe('the inventory', () => {
             price: '0.1',
             rarity: 'common',
           },
+          withdrawable: true,
         },
       ],
     });

@@ -60,9 +60,10 @@ test('a demo deposit runs through every step and the header balance rises', asyn
   }
   await expect(page.getByTestId('deposit-method-cryptobot')).toContainText('Demo');
 
-  // gifts only explains
+  // gifts: the account to send a gift to (tests/e2e/telegram-gifts.spec.ts takes it to the end)
+  await expect(page.getByTestId('deposit-method-gifts')).toContainText('Demo');
   await page.getByTestId('deposit-method-gifts').click();
-  await expect(page.getByTestId('deposit-gifts')).toContainText('coming soon');
+  await expect(page.getByTestId('deposit-gifts')).toContainText('@giftcases_demo');
   await page.getByTestId('deposit-back').click();
   await expect(sheet).toHaveAttribute('data-step', 'select');
 

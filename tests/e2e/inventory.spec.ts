@@ -27,7 +27,7 @@ interface Withdrawal {
   id: string;
   item: ApiItem;
   quantity: number;
-  status: 'pending' | 'completed' | 'failed';
+  status: 'pending' | 'sending' | 'completed' | 'failed';
 }
 
 const english = (page: Page) => page.addInitScript(() => localStorage.setItem('lang', 'en'));
@@ -157,37 +157,82 @@ test('sell one and sell all update the inventory and the header balance', async 
   expect(await api.inventory()).toEqual([]);
 });
 
-test('withdraw removes the item and shows a pending request', async ({ page }) => {
+test('withdraw asks first, then the request goes through its timeline to delivered', async ({ page }) => {
   await english(page);
   await page.goto('/inventory');
   const api = await apiOf(page);
-  const [won] = await api.openStarter(1);
-  const itemId = won!.item.id;
-  const pendingOf = async () =>
+  // a won item that is a Telegram gift (in demo mode every item but the TON ones is)
+  let itemId: string | undefined;
+  for (let tries = 0; !itemId && tries < 10; tries++) {
+    const won = await api.openStarter(3);
+    itemId = won.map((w) => w.item.id).find((id) => !id.startsWith('ton_'));
+  }
+  expect(itemId).toBeDefined();
+  const withdrawalsOf = async () =>
     (await api.get<{ withdrawals: Withdrawal[] }>('/inventory/withdrawals')).withdrawals.filter(
-      (w) => w.item.id === itemId && w.status === 'pending',
-    ).length;
-  const pendingBefore = await pendingOf();
-  const held = (await api.inventory()).find((e) => e.id === itemId)!.quantity;
+      (w) => w.item.id === itemId,
+    );
+  const before = (await withdrawalsOf()).length;
+  const entry = (await api.inventory()).find((e) => e.id === itemId)!;
+  const held = entry.quantity;
   await page.reload();
 
   const balance = await api.balance();
-  const item = card(page, itemId);
+  const item = card(page, itemId!);
   await expect(item.getByTestId('inventory-quantity')).toHaveText(`Quantity: ${held}`);
   await expect(item.getByTestId('inventory-withdraw')).toHaveText('Withdraw');
+
+  // the confirm says where the gift goes; cancelling changes nothing
   await item.getByTestId('inventory-withdraw').click();
+  const dialog = page.getByTestId('withdraw-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('withdraw-dialog-text')).toHaveText(
+    `${entry.item.name} will be sent to your Telegram profile.`,
+  );
+  await page.getByTestId('withdraw-dialog-cancel').click();
+  await expect(dialog).toHaveCount(0);
+  expect((await withdrawalsOf()).length).toBe(before);
+
+  await item.getByTestId('inventory-withdraw').click();
+  await page.getByTestId('withdraw-dialog-confirm').click();
   if (held > 1) await expect(item.getByTestId('inventory-quantity')).toHaveText(`Quantity: ${held - 1}`);
   else await expect(item).toHaveCount(0);
 
-  const requests = page.locator(
-    `[data-testid="withdrawal"][data-item-id="${itemId}"][data-status="pending"]`,
-  );
-  await expect(requests).toHaveCount(pendingBefore + 1);
-  await expect(requests.first().getByTestId('withdrawal-status')).toHaveText('Pending');
+  // the newest request of this item, watched from requested to delivered (the simulated Telegram)
+  await expect.poll(async () => (await withdrawalsOf()).length).toBe(before + 1);
+  const id = (await withdrawalsOf())[0]!.id;
   await expect(page.getByRole('heading', { name: 'Withdrawals' })).toBeVisible();
-  expect(await pendingOf()).toBe(pendingBefore + 1);
+  const request = page.locator('[data-testid="withdrawal"]').first();
+  await expect(request).toHaveAttribute('data-item-id', itemId!);
+  await expect(request.getByTestId('withdrawal-step-requested')).toHaveAttribute('data-done', 'true');
+  await expect(request.getByTestId('withdrawal-step-requested').locator('time')).toBeVisible();
+  await expect(request).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  await expect(request.getByTestId('withdrawal-status')).toHaveText('Delivered');
+  for (const step of ['requested', 'sending', 'delivered']) {
+    await expect(request.getByTestId(`withdrawal-step-${step}`)).toHaveAttribute('data-done', 'true');
+    await expect(request.getByTestId(`withdrawal-step-${step}`).locator('time')).toBeVisible();
+  }
+  expect((await withdrawalsOf()).find((w) => w.id === id)?.status).toBe('completed');
   // withdrawing moves items, not money
   await expectHeaderBalance(page, api, balance);
+});
+
+test('an item that is not a Telegram gift cannot be withdrawn and says to sell it', async ({ page }) => {
+  await english(page);
+  await page.goto('/inventory');
+  const api = await apiOf(page);
+  for (let tries = 0; tries < 15; tries++) {
+    if ((await api.inventory()).some((e) => e.id === 'ton_balance')) break;
+    await api.openStarter(3);
+  }
+  test.skip(!(await api.inventory()).some((e) => e.id === 'ton_balance'), 'no TON Balance won');
+  await page.reload();
+  const item = card(page, 'ton_balance');
+  await expect(item.getByTestId('inventory-withdraw')).toBeDisabled();
+  await expect(item.getByTestId('inventory-not-withdrawable')).toHaveText(
+    'Not a Telegram gift: sell it instead',
+  );
+  await expect(item.getByTestId('inventory-sell')).toBeEnabled();
 });
 
 /**
@@ -214,8 +259,9 @@ async function holdRequests(page: Page, pathname: string) {
   };
 }
 
+// (a withdraw button of an item that is not a Telegram gift stays disabled: it is described as such)
 const INVENTORY_BUTTONS =
-  '[data-testid="inventory-sell"], [data-testid="inventory-withdraw"], [data-testid="inventory-sell-all"]';
+  '[data-testid="inventory-sell"], [data-testid="inventory-withdraw"]:not([aria-describedby]), [data-testid="inventory-sell-all"]';
 
 /**
  * Every inventory button on the screen (Sell and Withdraw on each card, and Sell all) is `state`, once the

@@ -34,6 +34,7 @@ describe('Telegram launch data validation', () => {
       photoUrl: null,
       languageCode: 'en',
       isPremium: false,
+      allowsWriteToPm: false,
     });
     // agrees with the library's own check
     expect(isValid(raw, TOKEN, { expiresIn: 0 })).toBe(true);

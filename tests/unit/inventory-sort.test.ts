@@ -13,6 +13,7 @@ function entry(
     id,
     quantity,
     acquiredAt,
+    withdrawable: true,
     item: { id, name: id, imageUrl: `/assets/items/${id}.svg`, price, rarity },
   };
 }

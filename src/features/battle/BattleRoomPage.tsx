@@ -16,6 +16,9 @@ import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { battleAtom, battleEventsAtom, cancelBattle, fillWithBots, joinBattle } from './api';
 import { landedIndex, mySeat, winningSeats } from './model';
+import { battleShareLink } from '../../lib/start-param';
+import { shareLink } from '../../lib/telegram';
+import { configAtom } from '../../state/queries';
 import './battle.css';
 
 const REEL_PADDING = 8;
@@ -80,6 +83,7 @@ export function BattleRoomPage() {
       <p className="battle__status" data-testid="battle-status">
         {t(`battle.status.${battle.status}`)} · <TonIcon size={14} /> {formatTon(battle.cost)}
       </p>
+      <ShareBattle battleId={battle.id} />
 
       <label className="battle__quick">
         <input type="checkbox" checked={quick} onChange={(e) => setQuick(e.target.checked)} />
@@ -127,6 +131,41 @@ export function BattleRoomPage() {
       )}
       <BattleProof battle={battle} />
     </section>
+  );
+}
+
+/**
+ * "Share battle": a startapp=battle_<id> link to the Mini App (TWA_RETURN_URL), which opens this room;
+ * Telegram's share sheet inside Telegram, the clipboard elsewhere.
+ */
+function ShareBattle({ battleId }: { battleId: string }) {
+  const { t } = useTranslation();
+  const config = useAtomValue(configAtom).data;
+  const [copied, setCopied] = useState(false);
+  const share = async () => {
+    const link = battleShareLink(config?.twaReturnUrl, battleId, window.location.origin);
+    try {
+      if ((await shareLink(link, t('telegram.shareText'))) === 'copied') setCopied(true);
+    } catch (err) {
+      console.error('The battle link could not be shared', err);
+    }
+  };
+  return (
+    <div className="battle__share">
+      <button
+        type="button"
+        className="button button--ghost"
+        onClick={() => void share()}
+        data-testid="battle-share"
+      >
+        {t('telegram.shareBattle')}
+      </button>
+      {copied && (
+        <span role="status" data-testid="battle-share-copied">
+          {t('telegram.linkCopied')}
+        </span>
+      )}
+    </div>
   );
 }
 

@@ -14,6 +14,7 @@ import { MethodStep } from './MethodStep';
 import { CREDITED_SHOWN_MS, type Step } from './model';
 import { StatusStep } from './StatusStep';
 import { useDepositCredits } from './useDepositCredits';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import './deposit.css';
 
 interface DepositSheetProps {
@@ -33,6 +34,7 @@ export function DepositSheet({ open, onClose }: DepositSheetProps) {
 
 function DepositFlow({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const titleId = useId();
   const infoQuery = useAtomValue(depositInfoAtom);
   const info = infoQuery.data;
@@ -42,7 +44,11 @@ function DepositFlow({ onClose }: { onClose: () => void }) {
   useDepositCredits({
     onCredited: (message) =>
       setStep((current) =>
-        current.name === 'waiting' ? { name: 'credited', amount: message.amount } : current,
+        current.name === 'waiting' && message.method !== 'gifts'
+          ? { name: 'credited', amount: message.amount }
+          : current.name === 'gifts' && message.method === 'gifts' && message.item
+            ? { name: 'credited', amount: message.amount, item: message.item }
+            : current,
       ),
     onReconnected: () => {
       // Back after a drop: a credit may have landed meanwhile; the balance tells.
@@ -170,8 +176,9 @@ function DepositFlow({ onClose }: { onClose: () => void }) {
                 <BigCheck />
               </span>
             }
-            title={t('deposit.credited')}
-            amount={step.amount}
+            title={step.item ? t('telegram.gifts.credited') : t('deposit.credited')}
+            text={step.item ? itemName(step.item) : undefined}
+            amount={step.item ? undefined : step.amount}
           />
         )}
       </div>

@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import type { DepositInfo, DepositMethod } from '../../../contract/deposit.ts';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import { methodMode } from './api';
+import { giftsMode, methodMode } from './api';
 import { ChevronRight, CryptoBotMark, GiftMarkSmall } from './icons';
 import type { Step } from './model';
 
 const METHODS = ['ton', 'cryptobot', 'gifts'] as const;
 
-/** Step 1: the methods (TON, CryptoBot, gifts), each marked demo, soon or unavailable as the server says. */
+/** Step 1: the methods (TON, CryptoBot, gifts), each marked demo or unavailable as the server says. */
 export function MethodStep({
   info,
   failed,
@@ -47,7 +47,7 @@ export function MethodStep({
               </li>
             );
           }
-          const mode = method === 'gifts' ? 'soon' : methodMode(info, method);
+          const mode = method === 'gifts' ? giftsMode(info) : methodMode(info, method);
           return (
             <li key={method}>
               <button
@@ -64,9 +64,6 @@ export function MethodStep({
                   <span className="deposit-method__hint">{t(`deposit.methods.${method}.text`)}</span>
                 </span>
                 {mode === 'demo' && <span className="deposit__badge">{t('deposit.demoBadge')}</span>}
-                {mode === 'soon' && (
-                  <span className="deposit__badge deposit__badge--muted">{t('deposit.soon')}</span>
-                )}
                 {mode === 'off' && (
                   <span className="deposit__badge deposit__badge--muted">{t('deposit.unavailable')}</span>
                 )}

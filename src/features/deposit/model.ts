@@ -1,4 +1,5 @@
 import type { DepositMethod } from '../../../contract/deposit.ts';
+import type { InventoryItem } from '../../../contract/inventory.ts';
 
 /** The credited check shows 1.2 s, then the sheet closes (spec §4, §9). */
 export const CREDITED_SHOWN_MS = 1200;
@@ -18,4 +19,4 @@ export type Step =
       /** the balance when the deposit was sent (to notice a credit missed while the socket was down) */
       baseline: string | null;
     }
-  | { name: 'credited'; amount: string };
+  | { name: 'credited'; amount: string; item?: InventoryItem };

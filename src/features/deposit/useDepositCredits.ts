@@ -17,6 +17,8 @@ function applyCredit(message: DepositCreditedMessage): void {
   queryClient.setQueryData(queryKeys.balance, message.balance);
   void queryClient.invalidateQueries({ queryKey: queryKeys.me });
   void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
+  // a gift deposit lands in the inventory
+  if (message.item) void queryClient.invalidateQueries({ queryKey: queryKeys.inventory });
 }
 
 /**

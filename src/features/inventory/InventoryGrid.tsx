@@ -34,6 +34,7 @@ interface InventoryCardProps {
 function InventoryCard({ entry, actions, selection }: InventoryCardProps) {
   const { t } = useTranslation();
   const { itemName } = useCatalogueTexts();
+  const [confirming, setConfirming] = useState(false);
   const disabled = actions.pending || entry.quantity === 0;
   if (selection) {
     const picked = selection.selected.has(entry.item.id);
@@ -98,13 +99,41 @@ function InventoryCard({ entry, actions, selection }: InventoryCardProps) {
         <button
           type="button"
           className="button button--ghost inventory-card__button"
-          disabled={disabled}
-          onClick={() => actions.withdraw(entry.item.id)}
+          disabled={disabled || !entry.withdrawable}
+          onClick={() => setConfirming(true)}
+          aria-haspopup="dialog"
+          aria-describedby={entry.withdrawable ? undefined : `not-withdrawable-${entry.id}`}
           data-testid="inventory-withdraw"
         >
           {t('inventory.withdraw')}
         </button>
       </div>
+      {!entry.withdrawable && (
+        <span
+          id={`not-withdrawable-${entry.id}`}
+          className="inventory-card__note"
+          data-testid="inventory-not-withdrawable"
+        >
+          {t('telegram.notWithdrawable')}
+        </span>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          testId="withdraw-dialog"
+          title={t('telegram.withdrawTitle')}
+          confirmLabel={t('telegram.withdrawConfirm')}
+          cancelLabel={t('common.cancel')}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            actions.withdraw(entry.item.id);
+          }}
+        >
+          <p className="inventory-sell-all__text" data-testid="withdraw-dialog-text">
+            {t('telegram.withdrawText', { item: itemName(entry.item) })}
+          </p>
+        </ConfirmDialog>
+      )}
     </li>
   );
 }
