@@ -26,9 +26,9 @@ export const withdrawalsAtom = atomWithQuery(() => ({
     (await api.request<WithdrawalsResponse>('/inventory/withdrawals')).withdrawals,
 }));
 
-/** A money request: one Idempotency-Key per call (the user's tap), kept across its retries. */
-function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
-  return api.money<T>(path, { body });
+/** A money request with the tap's Idempotency-Key (made by the money-action guard), kept across retries. */
+function post<T>(path: string, body: Record<string, unknown>, idempotencyKey?: string): Promise<T> {
+  return api.money<T>(path, { body, idempotencyKey });
 }
 
 /**
@@ -48,22 +48,30 @@ async function refreshAfterInventoryChange(balance?: string): Promise<void> {
 }
 
 /** POST /inventory/sell {itemId, quantity}: the one sell of a won item (inventory page and win screen). */
-export async function sellInventoryItem(itemId: string, quantity = 1): Promise<SellResponse> {
-  const answer = await post<SellResponse>('/inventory/sell', { itemId, quantity });
+export async function sellInventoryItem(
+  itemId: string,
+  quantity = 1,
+  idempotencyKey?: string,
+): Promise<SellResponse> {
+  const answer = await post<SellResponse>('/inventory/sell', { itemId, quantity }, idempotencyKey);
   await refreshAfterInventoryChange(answer.balance);
   return answer;
 }
 
 /** POST /inventory/sell {sellAll: true} */
-async function sellWholeInventory(): Promise<SellResponse> {
-  const answer = await post<SellResponse>('/inventory/sell', { sellAll: true });
+async function sellWholeInventory(idempotencyKey?: string): Promise<SellResponse> {
+  const answer = await post<SellResponse>('/inventory/sell', { sellAll: true }, idempotencyKey);
   await refreshAfterInventoryChange(answer.balance);
   return answer;
 }
 
 /** POST /inventory/withdraw {itemId, quantity} */
-async function withdrawInventoryItem(itemId: string, quantity = 1): Promise<Withdrawal> {
-  const answer = await post<WithdrawResponse>('/inventory/withdraw', { itemId, quantity });
+async function withdrawInventoryItem(
+  itemId: string,
+  quantity = 1,
+  idempotencyKey?: string,
+): Promise<Withdrawal> {
+  const answer = await post<WithdrawResponse>('/inventory/withdraw', { itemId, quantity }, idempotencyKey);
   await refreshAfterInventoryChange();
   return answer.withdrawal;
 }
@@ -74,14 +82,18 @@ export type InventoryAction =
 
 /**
  * The inventory's actions (on the inventory screen and the profile): one mutation atom, its failure shown
- * under the buttons. Every request is a money request with its own Idempotency-Key.
+ * under the buttons. Every request is a money request with its tap's Idempotency-Key.
  */
-export const inventoryActionAtom = atomWithMutation<void, InventoryAction, Error>(() => ({
+export const inventoryActionAtom = atomWithMutation<
+  void,
+  { action: InventoryAction; idempotencyKey: string },
+  Error
+>(() => ({
   mutationKey: mutationKeys.inventoryAction,
-  mutationFn: async (action) => {
-    if (action.kind === 'sell') await sellInventoryItem(action.itemId, 1);
-    else if (action.kind === 'withdraw') await withdrawInventoryItem(action.itemId, 1);
-    else await sellWholeInventory();
+  mutationFn: async ({ action, idempotencyKey }) => {
+    if (action.kind === 'sell') await sellInventoryItem(action.itemId, 1, idempotencyKey);
+    else if (action.kind === 'withdraw') await withdrawInventoryItem(action.itemId, 1, idempotencyKey);
+    else await sellWholeInventory(idempotencyKey);
   },
 }));
 

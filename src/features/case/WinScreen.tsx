@@ -7,6 +7,8 @@ import { sumTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
+import { runMoneyAction } from '../../lib/money-action';
+import { shieldTaps } from '../../lib/ui/tap-shield';
 import { sellInventoryItem } from '../../state/inventory';
 
 type SaleState =
@@ -35,10 +37,18 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
     if (allSold) onKeep();
   }, [allSold, onKeep]);
 
+  // one sale per won copy: guarded at the tap (a second tap before the button renders disabled does
+  // nothing), with the copy's own Idempotency-Key, and never while the screen fades out
+  const closingNow = useRef(false);
   async function sell(result: OpenResult) {
+    if (closingNow.current || closing) return;
+    const sale = runMoneyAction('inventory', `win:sell:${result.openingId}`, (key) =>
+      sellInventoryItem(result.item.id, 1, key),
+    );
+    if (!sale) return;
     setSales((s) => ({ ...s, [result.openingId]: { status: 'pending' } }));
     try {
-      await sellInventoryItem(result.item.id, 1);
+      await sale;
       setSales((s) => ({ ...s, [result.openingId]: { status: 'sold' } }));
     } catch (error) {
       const message = apiErrorText(error, t('case.win.sellError'));
@@ -123,7 +133,13 @@ export function WinScreen({ results, closing, onKeep }: WinScreenProps) {
           className="button win__keep"
           data-testid="keep-button"
           disabled={closing}
-          onClick={onKeep}
+          onClick={() => {
+            if (closingNow.current) return;
+            closingNow.current = true;
+            // the taps aimed at the fading screen land on nothing beneath it
+            shieldTaps();
+            onKeep();
+          }}
         >
           {t('case.win.keep')}
         </button>
