@@ -50,3 +50,29 @@ export function markSeen(kind: UnseenKind, id: string): void {
   const player = currentPlayerId();
   if (player !== undefined) storage.removeItem(storageKey(player, kind, id));
 }
+
+/** The player's battles whose end they have not seen (one list: several battles may run at once). */
+const BATTLES = 'battles';
+
+/** A seat was bought in `battleId`: its end is to be seen. */
+export function keepUnseenBattle(battleId: string): void {
+  const player = currentPlayerId();
+  if (player === undefined) return;
+  const ids = readUnseen<string[]>(player, 'battle', BATTLES) ?? [];
+  if (!ids.includes(battleId)) keepUnseen('battle', BATTLES, [...ids, battleId]);
+}
+
+/** The battles `playerId` has a seat in and has not seen the end of. */
+export function unseenBattles(playerId: string): string[] {
+  const ids = readUnseen<unknown>(playerId, 'battle', BATTLES);
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** The end of `battleId` is on screen. */
+export function markBattleSeen(battleId: string): void {
+  const player = currentPlayerId();
+  if (player === undefined) return;
+  const rest = unseenBattles(player).filter((id) => id !== battleId);
+  if (rest.length > 0) keepUnseen('battle', BATTLES, rest);
+  else markSeen('battle', BATTLES);
+}
