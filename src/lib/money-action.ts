@@ -5,7 +5,8 @@ import { errorStatus, newIdempotencyKey, OfflineError } from '../api';
  * One tap, one action (DESIGN rule 13). Every money action (open, quick open, sell, sell all, withdraw,
  * upgrade, battle create and join, deposit) goes through `useMoneyAction`:
  * - guarded synchronously at the tap: a flag set in the handler itself, shared by every screen of the same
- *   scope, so a second tap 60 ms later (before React has rendered a disabled button) does nothing;
+ *   scope, so a second tap 60 ms later (before React has rendered a disabled button, or after a quick
+ *   answer has enabled it again) does nothing;
  * - one Idempotency-Key per intent: the key is made at the tap and kept while the intent's outcome is
  *   unknown (the answer was lost), so tapping the same action again after such a failure is the same
  *   intent and the server answers it with the first outcome instead of paying twice;
@@ -15,6 +16,13 @@ import { errorStatus, newIdempotencyKey, OfflineError } from '../api';
 
 /** Scopes whose action is under way: one action at a time per scope, across every screen. */
 const busyScopes = new Set<string>();
+/**
+ * A tap this soon after the same intent began is that intent again (a double tap, a shaky finger), even
+ * when its action has already finished, ms.
+ */
+const DOUBLE_TAP_MS = 600;
+/** When each intent last began (performance.now()). */
+const lastStart = new Map<string, number>();
 /** The key of each intent whose outcome is not known yet (its answer was lost). */
 const unsettledKeys = new Map<string, string>();
 
@@ -23,11 +31,6 @@ function outcomeUnknown(error: unknown): boolean {
   if (error instanceof OfflineError) return false;
   const status = errorStatus(error);
   return status === undefined || status === 502 || status === 503 || status === 504;
-}
-
-/** Whether an action of `scope` is under way right now (read at a tap, not from the last render). */
-export function moneyActionBusy(scope: string): boolean {
-  return busyScopes.has(scope);
 }
 
 /**
@@ -41,6 +44,10 @@ export function runMoneyAction<T>(
   work: (idempotencyKey: string) => Promise<T>,
 ): Promise<T> | null {
   if (busyScopes.has(scope)) return null;
+  const now = performance.now();
+  const previous = lastStart.get(intent);
+  if (previous !== undefined && now - previous < DOUBLE_TAP_MS) return null;
+  lastStart.set(intent, now);
   busyScopes.add(scope);
   const key = unsettledKeys.get(intent) ?? newIdempotencyKey();
   unsettledKeys.set(intent, key);

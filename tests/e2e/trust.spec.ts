@@ -66,9 +66,23 @@ async function tap(page: Page, target: ReturnType<Page['getByTestId']>): Promise
 
 /** Two taps 60 ms apart on the same spot: a quick double tap. */
 async function doubleTap(page: Page, target: ReturnType<Page['getByTestId']>): Promise<void> {
-  const point = await tap(page, target);
-  await page.waitForTimeout(60);
-  await page.touchscreen.tap(point.x, point.y);
+  await tapsAt(page, target, [60]);
+}
+
+/**
+ * Taps in a row on the middle of the element: the first at once, each next one `gaps` ms after the one
+ * before, sent without waiting for the page to handle the previous one, as a finger does (an awaited tap
+ * takes far longer than 60 ms on a busy machine).
+ */
+async function tapsAt(page: Page, target: ReturnType<Page['getByTestId']>, gaps: number[]): Promise<void> {
+  const box = (await target.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const taps = [page.touchscreen.tap(x, y)];
+  for (const gap of gaps) {
+    await new Promise((resolve) => setTimeout(resolve, gap));
+    taps.push(page.touchscreen.tap(x, y));
+  }
+  await Promise.all(taps);
 }
 
 async function balanceOf(token: string): Promise<bigint> {
@@ -116,11 +130,7 @@ test.describe('one tap, one action', () => {
       const confirm = page.getByTestId('sell-all-dialog-confirm');
       await expect(confirm).toBeVisible();
       // a double tap on Confirm, then a tap on the same spot while the dialog closes
-      const point = await tap(page, confirm);
-      await page.waitForTimeout(60);
-      await page.touchscreen.tap(point.x, point.y);
-      await page.waitForTimeout(120);
-      await page.touchscreen.tap(point.x, point.y);
+      await tapsAt(page, confirm, [60, 120]);
       await expect(page.getByTestId('inventory-empty')).toBeVisible();
       await expect.poll(() => quantityOf(token, item)).toBe(0);
       expect(sells).toHaveLength(1);
