@@ -290,7 +290,8 @@ test.describe("nothing behind the player's back", () => {
         if (leave === 'reload') {
           await page.reload();
         } else {
-          await tap(page, page.getByTestId('header-back'));
+          // to the case list (in Telegram the back button is the client's), then back to the case
+          await go(page, '/');
           await expect(page.getByTestId('case-page')).toHaveCount(0);
           await page.goBack();
         }
