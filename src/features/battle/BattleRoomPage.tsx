@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { battleReelHeight, type BattleCase, type BattleReelScenePlan } from '../../../scenes/battle-reel';
@@ -196,8 +196,8 @@ function SeatColumn(props: {
   );
   const landed = round > 0 ? landedIndex(battle, round, seat.seat) : null;
   const [settledRound, setSettledRound] = useState(0);
-  // no reel to wait for (no art, no room for it yet): the round counts as landed
-  const noReel = width <= 0 || images.length === 0;
+  // no reel to wait for (a case without art): the round counts as landed
+  const noReel = images.length === 0;
   useEffect(() => {
     if (noReel) onLanded(round);
     else if (settledRound === round) onLanded(round);
@@ -208,11 +208,16 @@ function SeatColumn(props: {
     [images, landed, quick, reducedMotion],
   );
   const cue = useSceneCue(plan, landed === null ? null : `${battle.id}:${round}`);
+  // the round the reel is playing now, read when it settles (the events' handlers may be the first render's)
+  const playing = useRef(round);
+  useEffect(() => {
+    playing.current = round;
+  }, [round]);
   const onEvents = useSceneEvents({
     label: 'Battle reel',
-    settled: () => setSettledRound(round),
+    settled: () => setSettledRound(playing.current),
     // a failed reel must not hide the result: the drops and totals below still show it
-    failed: () => setSettledRound(round),
+    failed: () => setSettledRound(playing.current),
   });
   // a round's drop and the running total show when its reels land (the scene's settled event), never before
   const drops = battle.rolls.filter((r) => r.seat === seat.seat && r.round <= shown);
