@@ -41,8 +41,29 @@ const MONEY_RETRIES = 2;
 /** ...after these pauses, ms. */
 const MONEY_RETRY_DELAYS_MS = [400, 1200];
 
+/**
+ * A money request refused before it left because the device is offline: nothing was sent, so nothing was
+ * paid, and it is not kept to be sent later (a money action is never replayed behind the player's back).
+ */
+export class OfflineError extends Error {
+  constructor() {
+    super('No connection: the request was not sent');
+    this.name = 'OfflineError';
+  }
+}
+
+/** Whether the device says it has no connection (a browser without the flag counts as online). */
+function deviceOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+/** Throws OfflineError when the device has no connection: a money call fails at once, not later. */
+export function requireConnection(): void {
+  if (deviceOffline()) throw new OfflineError();
+}
+
 /** A fresh Idempotency-Key: one per user intent. */
-function newIdempotencyKey(): string {
+export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -194,10 +215,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     headers.set(IDEMPOTENCY_HEADER, idempotencyKey);
     const requestOptions: RequestOptions = { method: 'POST', ...rest, headers };
     for (let attempt = 0; ; attempt++) {
+      // without a connection it fails at once: never queued, never sent later by itself
+      requireConnection();
       try {
         return await request<T>(path, requestOptions);
       } catch (error) {
         if (attempt >= MONEY_RETRIES || !answerLost(error) || requestOptions.signal?.aborted) throw error;
+        // the connection went while the answer was awaited: the player is told now, not retried later
+        if (deviceOffline()) throw error;
         await new Promise((resolve) => setTimeout(resolve, MONEY_RETRY_DELAYS_MS[attempt]));
       }
     }

@@ -3,37 +3,55 @@ import { Navigate, Route, Routes } from 'react-router';
 import { CaseListPage } from '../features/cases/CaseListPage';
 import { RootLayout } from './layout/RootLayout';
 
+/** Resolves at once when online, else when the connection returns. */
+function whenOnline(): Promise<void> {
+  if (navigator.onLine !== false) return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener('online', () => resolve(), { once: true }));
+}
+
+/**
+ * A screen's code, fetched when first visited; without a connection it is fetched when the connection
+ * returns (a failed fetch of a module would be kept failed until a reload), and the screen shows meanwhile
+ * that it waits for the connection.
+ */
+function screen(load: Parameters<typeof lazy>[0]) {
+  return lazy(async () => {
+    await whenOnline();
+    return load();
+  });
+}
+
 // The case list ships with the first screen; every other screen loads when first visited.
-const CasePage = lazy(() => import('../features/case/CasePage').then((m) => ({ default: m.CasePage })));
-const ProfilePage = lazy(() =>
+const CasePage = screen(() => import('../features/case/CasePage').then((m) => ({ default: m.CasePage })));
+const ProfilePage = screen(() =>
   import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })),
 );
-const UpgradePage = lazy(() =>
+const UpgradePage = screen(() =>
   import('../features/upgrade/UpgradePage').then((m) => ({ default: m.UpgradePage })),
 );
-const InventoryPage = lazy(() =>
+const InventoryPage = screen(() =>
   import('../features/inventory/InventoryPage').then((m) => ({ default: m.InventoryPage })),
 );
-const FairnessPage = lazy(() =>
+const FairnessPage = screen(() =>
   import('../features/fairness/FairnessPage').then((m) => ({ default: m.FairnessPage })),
 );
-const BonusWheelPage = lazy(() =>
+const BonusWheelPage = screen(() =>
   import('../features/bonus/BonusWheelPage').then((m) => ({ default: m.BonusWheelPage })),
 );
-const RacePage = lazy(() => import('../features/race/RacePage').then((m) => ({ default: m.RacePage })));
-const BattlePage = lazy(() =>
+const RacePage = screen(() => import('../features/race/RacePage').then((m) => ({ default: m.RacePage })));
+const BattlePage = screen(() =>
   import('../features/battle/BattlePage').then((m) => ({ default: m.BattlePage })),
 );
-const BattleRoomPage = lazy(() =>
+const BattleRoomPage = screen(() =>
   import('../features/battle/BattleRoomPage').then((m) => ({ default: m.BattleRoomPage })),
 );
 // The debug scene switcher, a designer's tool: outside the app's layout; it checks itself whether it is on.
-const DebugPage = lazy(() => import('../features/debug/DebugPage').then((m) => ({ default: m.DebugPage })));
+const DebugPage = screen(() => import('../features/debug/DebugPage').then((m) => ({ default: m.DebugPage })));
 // The public verifier: outside the signed-in layout, so it works without a session (and outside Telegram).
-const VerifyPage = lazy(() =>
+const VerifyPage = screen(() =>
   import('../features/verify/VerifyPage').then((m) => ({ default: m.VerifyPage })),
 );
-const NotFoundPage = lazy(() =>
+const NotFoundPage = screen(() =>
   import('../features/not-found/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
 );
 

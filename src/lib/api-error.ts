@@ -1,4 +1,4 @@
-import { apiErrorBody, errorStatus, retryAfterSeconds } from '../api';
+import { apiErrorBody, errorStatus, OfflineError, retryAfterSeconds } from '../api';
 import { i18n } from '../i18n';
 import type en from '../i18n/en.json';
 
@@ -10,11 +10,13 @@ function isKnownCode(code: string): code is KnownCode {
 }
 
 /**
- * The text to show for a failed call, in the interface language: for 429 (a rate limit) "try again in N s";
+ * The text to show for a failed call, in the interface language: offline, that nothing was done; for 429 (a rate limit) "try again in N s";
  * for an error code the server answered, its translation (the server's own `message` is English for API
  * users and never shown); for anything else `fallback` (translated by the caller), or a generic message.
  */
 export function apiErrorText(error: unknown, fallback?: string): string {
+  // a money action tapped without a connection: not sent, nothing changed, and it will not run later
+  if (error instanceof OfflineError) return i18n.t('common.offlineAction');
   if (errorStatus(error) === 429) {
     const seconds = retryAfterSeconds(error);
     return seconds === undefined

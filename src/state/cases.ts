@@ -49,17 +49,23 @@ export interface OpeningAnswer {
  * POST /cases/open-multiple {caseId, amount}: `amount` copies (1 to 3) in one request and one debit. One
  * tap is one Idempotency-Key, kept across retries: a lost answer retried never pays twice.
  */
-export async function openCaseCopies(caseId: string, amount: number): Promise<OpeningAnswer> {
+export async function openCaseCopies(
+  caseId: string,
+  amount: number,
+  idempotencyKey?: string,
+): Promise<OpeningAnswer> {
   const answer = await api.money<OpenMultipleResponse>('/cases/open-multiple', {
     body: { caseId, amount },
+    idempotencyKey,
   });
   return { results: answer.results, balance: answer.balance };
 }
 
 /** POST /cases/open {caseId}: one copy (its own Idempotency-Key, kept across retries). */
-export async function openCaseOnce(caseId: string): Promise<OpeningAnswer> {
+export async function openCaseOnce(caseId: string, idempotencyKey?: string): Promise<OpeningAnswer> {
   const { openingId, betId, item, proof, balance } = await api.money<OpenCaseResponse>('/cases/open', {
     body: { caseId },
+    idempotencyKey,
   });
   return { results: [{ openingId, betId, item, proof }], balance };
 }

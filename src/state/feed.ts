@@ -61,20 +61,31 @@ export const feedStatusAtom = atom<FeedStatus>('connecting');
  * server answered, and, while an opening is asked for and its ids are not known yet, every drop under the
  * player's feed name (the socket may bring the drop before the HTTP answer).
  */
+interface HeldName {
+  /** the player's feed name (it also covers a drop that beats its HTTP answer) */
+  name: string;
+  /** the drops already kept when the hold began: shown all along, whoever's they are */
+  had: ReadonlySet<string>;
+}
 interface HeldDrops {
   ids: ReadonlySet<string>;
-  /** the player's feed name, once per hold (the name also covers a drop that beats its HTTP answer) */
-  names: readonly string[];
+  /** one per hold */
+  names: readonly HeldName[];
 }
 const heldDropsAtom = atom<HeldDrops>({ ids: new Set<string>(), names: [] });
+
+/** Whether `drop` is the player's own drop that came after a hold began (the spin's, held back). */
+function heldBack(drop: DropEvent, held: HeldDrops): boolean {
+  if (held.ids.has(drop.id)) return true;
+  return held.names.some((h) => h.name === drop.user.username && !h.had.has(dropKey(drop)));
+}
 
 const shownDropsListAtom = atom((get) => {
   const kept = get(keptDropsAtom);
   const held = get(heldDropsAtom);
   if (held.ids.size === 0 && held.names.length === 0) return kept.slice(0, FEED_SHOWN);
-  return kept
-    .filter((drop) => !held.ids.has(drop.id) && !held.names.includes(drop.user.username))
-    .slice(0, FEED_SHOWN);
+  // only what is new is held back: the strip keeps showing the drops it had (never 'no drops yet')
+  return kept.filter((drop) => !heldBack(drop, held)).slice(0, FEED_SHOWN);
 });
 
 /**
@@ -109,7 +120,9 @@ export function holdOwnDrops(): OwnDropHold {
   const name = me ? feedName(me) : null;
   const ids: string[] = [];
   let released = false;
-  if (name !== null) store.set(heldDropsAtom, (held) => ({ ...held, names: [...held.names, name] }));
+  const own: HeldName | null =
+    name === null ? null : { name, had: new Set(store.get(keptDropsAtom).map(dropKey)) };
+  if (own !== null) store.set(heldDropsAtom, (held) => ({ ...held, names: [...held.names, own] }));
   return {
     answered(openingIds) {
       if (released) return;
@@ -122,8 +135,7 @@ export function holdOwnDrops(): OwnDropHold {
       store.set(heldDropsAtom, (held) => {
         const rest = new Set(held.ids);
         for (const id of ids) rest.delete(id);
-        const index = name === null ? -1 : held.names.indexOf(name);
-        return { ids: rest, names: held.names.filter((_, i) => i !== index) };
+        return { ids: rest, names: held.names.filter((h) => h !== own) };
       });
     },
   };

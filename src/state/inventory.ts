@@ -34,9 +34,9 @@ export const withdrawalsAtom = atomWithQuery(() => ({
 /** How often the withdrawals are read while one is on its way. */
 const WITHDRAWAL_WATCH_MS = 2000;
 
-/** A money request: one Idempotency-Key per call (the user's tap), kept across its retries. */
-function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
-  return api.money<T>(path, { body });
+/** A money request with the tap's Idempotency-Key (made by the money-action guard), kept across retries. */
+function post<T>(path: string, body: Record<string, unknown>, idempotencyKey?: string): Promise<T> {
+  return api.money<T>(path, { body, idempotencyKey });
 }
 
 /**
@@ -56,15 +56,19 @@ async function refreshAfterInventoryChange(balance?: string): Promise<void> {
 }
 
 /** POST /inventory/sell {itemId, quantity}: the one sell of a won item (inventory page and win screen). */
-export async function sellInventoryItem(itemId: string, quantity = 1): Promise<SellResponse> {
-  const answer = await post<SellResponse>('/inventory/sell', { itemId, quantity });
+export async function sellInventoryItem(
+  itemId: string,
+  quantity = 1,
+  idempotencyKey?: string,
+): Promise<SellResponse> {
+  const answer = await post<SellResponse>('/inventory/sell', { itemId, quantity }, idempotencyKey);
   await refreshAfterInventoryChange(answer.balance);
   return answer;
 }
 
 /** POST /inventory/sell {sellAll: true} */
-async function sellWholeInventory(): Promise<SellResponse> {
-  const answer = await post<SellResponse>('/inventory/sell', { sellAll: true });
+async function sellWholeInventory(idempotencyKey?: string): Promise<SellResponse> {
+  const answer = await post<SellResponse>('/inventory/sell', { sellAll: true }, idempotencyKey);
   await refreshAfterInventoryChange(answer.balance);
   return answer;
 }
@@ -72,15 +76,20 @@ async function sellWholeInventory(): Promise<SellResponse> {
 /** POST /inventory/sell {items}: a selection (the inventory's select mode, the win screen's Sell all), all or nothing */
 export async function sellInventoryItems(
   items: readonly { itemId: string; quantity: number }[],
+  idempotencyKey?: string,
 ): Promise<SellResponse> {
-  const answer = await post<SellResponse>('/inventory/sell', { items });
+  const answer = await post<SellResponse>('/inventory/sell', { items }, idempotencyKey);
   await refreshAfterInventoryChange(answer.balance);
   return answer;
 }
 
 /** POST /inventory/withdraw {itemId, quantity} */
-async function withdrawInventoryItem(itemId: string, quantity = 1): Promise<Withdrawal> {
-  const answer = await post<WithdrawResponse>('/inventory/withdraw', { itemId, quantity });
+async function withdrawInventoryItem(
+  itemId: string,
+  quantity = 1,
+  idempotencyKey?: string,
+): Promise<Withdrawal> {
+  const answer = await post<WithdrawResponse>('/inventory/withdraw', { itemId, quantity }, idempotencyKey);
   await refreshAfterInventoryChange();
   return answer.withdrawal;
 }
@@ -94,15 +103,19 @@ export type InventoryAction =
 
 /**
  * The inventory's actions (on the inventory screen and the profile): one mutation atom, its failure shown
- * under the buttons. Every request is a money request with its own Idempotency-Key.
+ * under the buttons. Every request is a money request with its tap's Idempotency-Key.
  */
-export const inventoryActionAtom = atomWithMutation<void, InventoryAction, Error>(() => ({
+export const inventoryActionAtom = atomWithMutation<
+  void,
+  { action: InventoryAction; idempotencyKey: string },
+  Error
+>(() => ({
   mutationKey: mutationKeys.inventoryAction,
-  mutationFn: async (action) => {
-    if (action.kind === 'sell') await sellInventoryItem(action.itemId, 1);
-    else if (action.kind === 'withdraw') await withdrawInventoryItem(action.itemId, 1);
-    else if (action.kind === 'sellItems') await sellInventoryItems(action.items);
-    else await sellWholeInventory();
+  mutationFn: async ({ action, idempotencyKey }) => {
+    if (action.kind === 'sell') await sellInventoryItem(action.itemId, 1, idempotencyKey);
+    else if (action.kind === 'withdraw') await withdrawInventoryItem(action.itemId, 1, idempotencyKey);
+    else if (action.kind === 'sellItems') await sellInventoryItems(action.items, idempotencyKey);
+    else await sellWholeInventory(idempotencyKey);
   },
 }));
 

@@ -17,6 +17,12 @@ export const queryClient = new QueryClient({
         return failures < 2 && !(status !== undefined && status >= 400 && status < 500);
       },
     },
+    mutations: {
+      // A money action runs at the tap or fails at once: TanStack's default ('online') would pause it
+      // while offline and run it by itself when the connection returns, behind the player's back.
+      networkMode: 'always',
+      retry: false,
+    },
   },
 });
 

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Battle } from '../../contract/battles.ts';
 import { parseTon } from '../../contract/money.ts';
 import { setBalance } from '../api/harness.ts';
-import { shownBalance } from './money.ts';
+import { shownBalance, shownPrice } from './money.ts';
 import { openAs, startAppServer, tokenOf, type TestServer } from './players.ts';
 
 // Case battles between real players: two Telegram users in two browsers create and join a battle, a third
@@ -74,6 +74,9 @@ test('two players battle, a spectator watches live, and every screen shows the s
     const bob = await openAs(bobCtx, server, BOB, '/battle');
     const card = bob.locator(`[data-battle="${id}"]`);
     await card.getByTestId('battle-join').click();
+    // paying for the seat asks first, with its price
+    await expect(bob.getByTestId('battle-join-dialog')).toContainText(shownPrice(created.cost, 2));
+    await bob.getByTestId('battle-join-dialog-confirm').click();
     await expect(bob).toHaveURL(new RegExp(`/battle/${id}$`));
 
     // everyone sees the battle run and finish, live

@@ -1,6 +1,7 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { showTelegramBackButton, usesTelegramBackButton } from '../../lib/telegram';
+import { ScreenLoading } from '../../lib/ui/QueryState';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { Header } from './Header';
 import { TabBar } from './TabBar';
@@ -46,7 +47,7 @@ export function RootLayout() {
       <Header showBack={showBack && headerBack} onBack={goBack} />
       <main className="app__main">
         <ErrorBoundary key={pathname}>
-          <Suspense fallback={<div className="app__screen-loading" aria-hidden="true" />}>
+          <Suspense fallback={<ScreenLoading />}>
             <Outlet />
           </Suspense>
         </ErrorBoundary>

@@ -7,12 +7,15 @@ import { sumTon } from '../../../contract/money.ts';
 import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
+import { useMoneyAction } from '../../lib/money-action';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
-import { casesAtom } from '../../state/queries';
+import { casesAtom, meAtom } from '../../state/queries';
+import { unseenBattles } from '../../state/unseen';
 import { battleEventsAtom, battleLobbyAtom, createBattle, joinBattle } from './api';
 import { BattleCardSummary } from './BattleCardSummary';
+import { JoinDialog } from './JoinDialog';
 import { FORMATS, MAX_ROUNDS, freeSeats, mySeat } from './model';
 import './battle.css';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
@@ -28,19 +31,20 @@ export function BattlePage() {
   const lobby = useAtomValue(battleLobbyAtom);
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  // a seat is paid for only after the player confirms its price; one join per confirmation
+  const [asking, setAsking] = useState<Battle | null>(null);
+  const money = useMoneyAction('battle');
 
   const join = async (battle: Battle) => {
-    setBusy(battle.id);
+    const seat = money.run(`battle:join:${battle.id}`, (key) => joinBattle(battle.id, {}, key));
+    if (!seat) return;
     setError(null);
     try {
-      await joinBattle(battle.id);
+      await seat;
       hapticImpact('light');
       void navigate(`/battle/${battle.id}`);
     } catch (err) {
       setError(apiErrorText(err, t('battle.errors.join')));
-    } finally {
-      setBusy(null);
     }
   };
 
@@ -58,6 +62,8 @@ export function BattlePage() {
           {creating ? t('battle.close') : t('battle.create')}
         </button>
       </div>
+
+      <UnseenBattles />
 
       {creating && (
         <CreatePanel
@@ -105,8 +111,9 @@ export function BattlePage() {
                     <button
                       type="button"
                       className="button battle__join"
-                      disabled={busy !== null}
-                      onClick={() => void join(battle)}
+                      disabled={money.busy}
+                      onClick={() => setAsking(battle)}
+                      aria-haspopup="dialog"
                       data-testid="battle-join"
                     >
                       {t('battle.join')}
@@ -122,7 +129,39 @@ export function BattlePage() {
           </ul>
         )}
       </QueryState>
+      {asking && (
+        <JoinDialog
+          battle={asking}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            setAsking(null);
+            void join(asking);
+          }}
+        />
+      )}
     </section>
+  );
+}
+
+/**
+ * The player's battles they left before the end (or reloaded away from): one link each to its room, where
+ * the rounds and the result show. Gone once the result has been on screen.
+ */
+function UnseenBattles() {
+  const { t } = useTranslation();
+  const playerId = useAtomValue(meAtom).data?.id;
+  const ids = playerId === undefined ? [] : unseenBattles(playerId);
+  if (ids.length === 0) return null;
+  return (
+    <ul className="battle__unseen" data-testid="battle-unseen">
+      {ids.map((id) => (
+        <li key={id}>
+          <Link className="button battle__unseen-link" to={`/battle/${id}`} data-testid="battle-unseen-link">
+            {t('battle.unseen')}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -137,23 +176,25 @@ function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
   const [picked, setPicked] = useState<string[]>([]);
   const [format, setFormat] = useState<BattleFormat>('1v1');
   const [mode, setMode] = useState<BattleMode>('normal');
-  const [busy, setBusy] = useState(false);
+  const money = useMoneyAction('battle');
   const [error, setError] = useState<string | null>(null);
   const byId = new Map(playable.map((c) => [c.id, c]));
   // the sum in nanoTON so that the shown total is exact
   const totalNano = sumTon(picked.map((id) => byId.get(id)?.price ?? '0'));
 
   const create = async () => {
-    setBusy(true);
+    // one tap, one battle: the same choices again after a lost answer are the same intent (same key)
+    const created = money.run(`battle:create:${format}:${mode}:${picked.join(',')}`, (key) =>
+      createBattle({ format, mode, caseIds: picked }, key),
+    );
+    if (!created) return;
     setError(null);
     try {
-      const battle = await createBattle({ format, mode, caseIds: picked });
+      const battle = await created;
       hapticImpact('medium');
       onCreated(battle.id);
     } catch (err) {
       setError(apiErrorText(err, t('battle.errors.create')));
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -227,7 +268,7 @@ function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
         <button
           type="button"
           className="button"
-          disabled={busy || picked.length === 0}
+          disabled={money.busy || picked.length === 0}
           onClick={() => void create()}
           data-testid="battle-create-submit"
         >

@@ -1,20 +1,24 @@
 import { useAtomValue } from 'jotai';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { battleReelHeight, type BattleCase, type BattleReelScenePlan } from '../../../scenes/battle-reel';
 import type { Battle, BattleSeat } from '../../../contract/battles.ts';
+import { sumTon } from '../../../contract/money.ts';
 import { apiErrorText } from '../../lib/api-error';
 import { rollInt, sha256Hex } from '../../lib/fair';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
+import { useMoneyAction } from '../../lib/money-action';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
+import { markBattleSeen } from '../../state/unseen';
 import { battleAtom, battleEventsAtom, cancelBattle, fillWithBots, joinBattle } from './api';
+import { JoinDialog } from './JoinDialog';
 import { landedIndex, mySeat, winningSeats } from './model';
 import { battleShareLink } from '../../lib/start-param';
 import { shareLink } from '../../lib/telegram';
@@ -37,17 +41,33 @@ export function BattleRoomPage() {
   const query = useAtomValue(battleAtom(id));
   const [quick, setQuick] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // the seat a Join tap asks to pay for (confirmed first, like sell all)
+  const [asking, setAsking] = useState<number | null>(null);
+  // rounds whose reels have landed on every seat: drops, totals and the winner show only up to it
+  const [landed, setLanded] = useState<Record<number, number>>({});
+  const money = useMoneyAction('battle');
   const battle = query.data;
 
-  const act = async (run: () => Promise<unknown>) => {
+  // one action per tap (guarded at the tap, its intent's key), its failure shown below
+  const act = async (intent: string, run: (idempotencyKey: string) => Promise<unknown>) => {
+    const done = money.run(intent, run);
+    if (!done) return;
     setError(null);
     try {
-      await run();
+      await done;
       hapticImpact('light');
     } catch (err) {
       setError(apiErrorText(err, t('battle.errors.action')));
     }
   };
+
+  const shown = battle ? shownRounds(battle, landed) : 0;
+  const over = battle !== undefined && battle.status === 'finished' && shown >= battle.cases.length;
+  const seated = battle !== undefined && mySeat(battle) !== null;
+  // the player's battle result is on screen: nothing left to show them later
+  useEffect(() => {
+    if (over && seated) markBattleSeen(id);
+  }, [over, seated, id]);
 
   if (query.isError && !battle) {
     return (
@@ -60,14 +80,17 @@ export function BattleRoomPage() {
   if (!battle) return <section className="screen battle" data-testid="battle-room" aria-busy="true" />;
 
   const me = mySeat(battle);
-  const winners = winningSeats(battle);
+  // the winner shows once the last round has landed, not before
+  const winners = over ? winningSeats(battle) : new Set<number>();
   const rounds = battle.cases.length;
+  const joining = asking === null ? null : battle.seats.find((s) => s.seat === asking && s.player === null);
   return (
     <section
       className="screen battle"
       data-testid="battle-room"
       data-status={battle.status}
       data-round={battle.revealedRounds}
+      data-shown-round={shown}
     >
       <div className="battle__head">
         <Link to="/battle" className="battle__back" aria-label={t('battle.back')}>
@@ -98,18 +121,37 @@ export function BattleRoomPage() {
             seat={seat}
             quick={quick}
             won={winners.has(seat.seat)}
+            shown={shown}
+            onLanded={(round) => setLanded((l) => (l[seat.seat] === round ? l : { ...l, [seat.seat]: round }))}
             canJoin={battle.status === 'open' && me === null && seat.player === null}
-            onJoin={() => void act(() => joinBattle(battle.id, { seat: seat.seat }))}
+            onJoin={() => setAsking(seat.seat)}
           />
         ))}
       </div>
+      {over && me && (
+        <p className="battle__result" data-testid="battle-result" data-won={winners.has(me.seat) || undefined}>
+          {winners.has(me.seat) ? t('battle.result.won') : t('battle.result.lost')}
+        </p>
+      )}
+      {joining && battle.status === 'open' && (
+        <JoinDialog
+          battle={battle}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            setAsking(null);
+            void act(`battle:join:${battle.id}`, (key) =>
+              joinBattle(battle.id, { seat: joining.seat }, key),
+            );
+          }}
+        />
+      )}
 
       {battle.status === 'open' && me?.seat === battle.creatorSeat && (
         <div className="battle__owner">
           <button
             type="button"
             className="button"
-            onClick={() => void act(() => fillWithBots(battle.id))}
+            onClick={() => void act(`battle:bots:${battle.id}`, () => fillWithBots(battle.id))}
             data-testid="battle-bots"
           >
             {t('battle.addBots')}
@@ -117,7 +159,7 @@ export function BattleRoomPage() {
           <button
             type="button"
             className="button button--ghost"
-            onClick={() => void act(() => cancelBattle(battle.id))}
+            onClick={() => void act(`battle:cancel:${battle.id}`, () => cancelBattle(battle.id))}
             data-testid="battle-cancel"
           >
             {t('battle.cancel')}
@@ -174,10 +216,14 @@ function SeatColumn(props: {
   seat: BattleSeat;
   quick: boolean;
   won: boolean;
+  /** rounds shown (drops and total): those whose reels have landed on every seat */
+  shown: number;
+  /** this seat's reel landed the given round */
+  onLanded: (round: number) => void;
   canJoin: boolean;
   onJoin: () => void;
 }) {
-  const { battle, seat, quick, won, canJoin, onJoin } = props;
+  const { battle, seat, quick, won, shown, onLanded, canJoin, onJoin } = props;
   const { t } = useTranslation();
   const [reelRef, width] = useElementWidth<HTMLDivElement>();
   const reducedMotion = usePrefersReducedMotion();
@@ -189,19 +235,32 @@ function SeatColumn(props: {
   );
   const landed = round > 0 ? landedIndex(battle, round, seat.seat) : null;
   const [settledRound, setSettledRound] = useState(0);
+  // no reel to wait for (a case without art): the round counts as landed
+  const noReel = images.length === 0;
+  useEffect(() => {
+    if (noReel) onLanded(round);
+    else if (settledRound === round) onLanded(round);
+  }, [noReel, settledRound, round, onLanded]);
   // the plan changes only at phase edges: a new round's case or landing item
   const plan = useMemo<BattleReelScenePlan>(
     () => ({ images, winnerIndex: landed, reducedMotion: quick || reducedMotion }),
     [images, landed, quick, reducedMotion],
   );
   const cue = useSceneCue(plan, landed === null ? null : `${battle.id}:${round}`);
+  // the round the reel is playing now, read when it settles (the events' handlers may be the first render's)
+  const playing = useRef(round);
+  useEffect(() => {
+    playing.current = round;
+  }, [round]);
   const onEvents = useSceneEvents({
     label: 'Battle reel',
-    settled: () => setSettledRound(round),
+    settled: () => setSettledRound(playing.current),
     // a failed reel must not hide the result: the drops and totals below still show it
-    failed: () => setSettledRound(round),
+    failed: () => setSettledRound(playing.current),
   });
-  const drops = battle.rolls.filter((r) => r.seat === seat.seat);
+  // a round's drop and the running total show when its reels land (the scene's settled event), never before
+  const drops = battle.rolls.filter((r) => r.seat === seat.seat && r.round <= shown);
+  const total = sumTon(drops.map((d) => d.item.price));
   const name = seat.player ? (seat.isBot ? t('battle.bot') : seat.player.name) : t('battle.waiting');
 
   return (
@@ -221,7 +280,7 @@ function SeatColumn(props: {
         </span>
       </div>
       <span className="battle__seat-total" data-testid={`battle-total-${seat.seat}`}>
-        <TonIcon size={14} /> {formatTon(seat.total)}
+        <TonIcon size={14} /> {formatTon(shown >= battle.revealedRounds ? seat.total : total)}
       </span>
       {canJoin && (
         <button
@@ -262,6 +321,17 @@ function SeatColumn(props: {
       </ul>
     </div>
   );
+}
+
+/**
+ * How many rounds may be shown: every round before the one revealed last, and that one once the reels of
+ * every seat have landed on it.
+ */
+function shownRounds(battle: Battle, landed: Record<number, number>): number {
+  const round = battle.revealedRounds;
+  if (round === 0) return 0;
+  const all = battle.seats.every((s) => (landed[s.seat] ?? 0) >= round);
+  return all ? round : round - 1;
 }
 
 /** The battle's proof: its seeds, and a check of every roll recomputed here in the browser. */

@@ -15,6 +15,7 @@ import { feedSocketUrl } from '../../api/feed-socket';
 import { applyBalance } from '../../state/cases';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
+import { keepUnseenBattle, markBattleSeen } from '../../state/unseen';
 
 /** Query keys of battles, from the one query-key module (all under 'battles': a reconnect refreshes them). */
 const battleKeys = {
@@ -72,16 +73,27 @@ async function applySeatAnswer(answer: { battle: Battle; balance: string }): Pro
 }
 
 /** POST /battles: the creator's seat, debited once even if retried (one Idempotency-Key per tap). */
-export async function createBattle(body: CreateBattleRequest): Promise<Battle> {
-  const answer = await api.money<BattleSeatResponse>('/battles', { body });
+export async function createBattle(body: CreateBattleRequest, idempotencyKey?: string): Promise<Battle> {
+  const answer = await api.money<BattleSeatResponse>('/battles', { body, idempotencyKey });
   await applySeatAnswer(answer);
+  // paid for: the player sees how it ends, also after leaving the room or reloading
+  keepUnseenBattle(answer.battle.id);
   return answer.battle;
 }
 
 /** POST /battles/:id/join: a seat (the given one or the first free), debited once (Idempotency-Key). */
-export async function joinBattle(id: string, body: JoinBattleRequest = {}): Promise<Battle> {
-  const answer = await api.money<BattleSeatResponse>(`/battles/${encodeURIComponent(id)}/join`, { body });
+export async function joinBattle(
+  id: string,
+  body: JoinBattleRequest = {},
+  idempotencyKey?: string,
+): Promise<Battle> {
+  const answer = await api.money<BattleSeatResponse>(`/battles/${encodeURIComponent(id)}/join`, {
+    body,
+    idempotencyKey,
+  });
   await applySeatAnswer(answer);
+  // paid for: the player sees how it ends, also after leaving the room or reloading
+  keepUnseenBattle(answer.battle.id);
   return answer.battle;
 }
 
@@ -101,6 +113,8 @@ export async function cancelBattle(id: string): Promise<Battle> {
     method: 'POST',
   });
   await applySeatAnswer(answer);
+  // cancelled and refunded: nothing left to see
+  markBattleSeen(answer.battle.id);
   return answer.battle;
 }
 

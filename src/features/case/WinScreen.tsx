@@ -7,6 +7,8 @@ import { sumTon } from '../../../contract/money.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
+import { runMoneyAction } from '../../lib/money-action';
+import { shieldTaps } from '../../lib/ui/tap-shield';
 import { sellInventoryItem, sellInventoryItems } from '../../state/inventory';
 import { playWinSound } from '../../lib/sound';
 import { usePrefersReducedMotion } from '../../lib/scene-hooks';
@@ -42,7 +44,6 @@ export function WinScreen({ results, paid, closing, onKeep, onOpenAgain }: WinSc
   const reducedMotion = usePrefersReducedMotion();
   const [sales, setSales] = useState<Record<string, SaleState>>({});
   const keepRef = useRef<HTMLButtonElement>(null);
-  const selling = useRef(false);
   // taps within the entrance were aimed at what stood here before (the last win screen's Open again)
   const shownAt = useRef(Infinity);
   useEffect(() => {
@@ -75,37 +76,45 @@ export function WinScreen({ results, paid, closing, onKeep, onOpenAgain }: WinSc
     if (allSold) onKeep();
   }, [allSold, onKeep]);
 
+  // one sale per won copy: guarded at the tap (a second tap before the button renders disabled does
+  // nothing), with the copy's own Idempotency-Key, and never while the screen fades out
+  const closingNow = useRef(false);
   async function sell(result: OpenResult) {
-    if (selling.current) return;
-    selling.current = true;
+    if (closingNow.current || closing) return;
+    const sale = runMoneyAction('inventory', `win:sell:${result.openingId}`, (key) =>
+      sellInventoryItem(result.item.id, 1, key),
+    );
+    if (!sale) return;
     setSales((s) => ({ ...s, [result.openingId]: { status: 'pending' } }));
     try {
-      await sellInventoryItem(result.item.id, 1);
+      await sale;
       setSales((s) => ({ ...s, [result.openingId]: { status: 'sold' } }));
     } catch (error) {
       const message = apiErrorText(error, t('case.win.sellError'));
       setSales((s) => ({ ...s, [result.openingId]: { status: 'failed', message } }));
-    } finally {
-      selling.current = false;
     }
   }
 
   /** Sells every unsold win in one request (one idempotency key): as many of each item as were won. */
   async function sellAll() {
-    if (selling.current || unsold.length === 0) return;
-    selling.current = true;
+    if (closingNow.current || closing || unsold.length === 0) return;
     const lines = new Map<string, number>();
     for (const r of unsold) lines.set(r.item.id, (lines.get(r.item.id) ?? 0) + 1);
+    const items = [...lines].map(([itemId, quantity]) => ({ itemId, quantity }));
+    const sale = runMoneyAction(
+      'inventory',
+      `win:sellAll:${unsold.map((r) => r.openingId).join(',')}`,
+      (key) => sellInventoryItems(items, key),
+    );
+    if (!sale) return;
     const mark = (state: SaleState) =>
       setSales((s) => ({ ...s, ...Object.fromEntries(unsold.map((r) => [r.openingId, state])) }));
     mark({ status: 'pending' });
     try {
-      await sellInventoryItems([...lines].map(([itemId, quantity]) => ({ itemId, quantity })));
+      await sale;
       mark({ status: 'sold' });
     } catch (error) {
       mark({ status: 'failed', message: apiErrorText(error, t('case.win.sellError')) });
-    } finally {
-      selling.current = false;
     }
   }
 
@@ -227,7 +236,13 @@ export function WinScreen({ results, paid, closing, onKeep, onOpenAgain }: WinSc
           className="button win__keep"
           data-testid="keep-button"
           disabled={closing}
-          onClick={onKeep}
+          onClick={() => {
+            if (closingNow.current) return;
+            closingNow.current = true;
+            // the taps aimed at the fading screen land on nothing beneath it
+            shieldTaps();
+            onKeep();
+          }}
         >
           {t('case.win.keep')}
         </button>

@@ -1,4 +1,4 @@
-import { atom, useStore, type Atom } from 'jotai';
+import { atom, useAtomValue, useStore, type Atom } from 'jotai';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { OpenResult } from '../../../contract/cases.ts';
 import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
@@ -11,7 +11,10 @@ import {
 } from '../../lib/haptics';
 import { preloadSounds, preloadSoundsIfAllowed } from '../../lib/sound';
 import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
+import { runMoneyAction } from '../../lib/money-action';
 import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
+import { meAtom } from '../../state/queries';
+import { keepUnseen, markSeen, readUnseen } from '../../state/unseen';
 import { buildReels } from './model';
 
 /**
@@ -156,6 +159,11 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const open = useCallback(
     (count: number, pieces: readonly RouletteItem[]) => {
       if (busy.current) return;
+      // one tap, one opening: the same intent again after a lost answer reuses its Idempotency-Key
+      const request = runMoneyAction('case', `case:open:${caseId}:${count}`, (key) =>
+        openCaseCopies(caseId, count, key),
+      );
+      if (!request) return;
       busy.current = true;
       spinEnded.current = false;
       // own drops are held off the feed from before the request leaves until the win screen shows
@@ -163,13 +171,14 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       hold.current = holdOwnDrops();
       // the request leaves first: the screen's re-render and the sounds' start come after it (a transition
       // and a task of their own), not between the tap and the request, where a slow phone would wait on them
-      const request = openCaseCopies(caseId, count);
       hapticImpact('medium');
       startTransition(() => setState({ ...IDLE, phase: 'opening', mode: 'normal', count }));
       setTimeout(preloadSounds, 0); // the page has its gesture now, so the audio context may start
       void (async () => {
         try {
           const answer = await request;
+          // paid and won: kept until the win screen shows, so leaving or reloading mid-spin loses nothing
+          keepUnseen('case', caseId, answer.results);
           // the reels first: the roulette starts from here, the screen's render follows
           store.set(reels, buildReels(pieces, answer.results));
           hold.current?.answered(answer.results.map((r) => r.openingId));
@@ -188,6 +197,19 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const quickOpen = useCallback(
     (count: number) => {
       if (busy.current) return;
+      const results: OpenResult[] = [];
+      // one intent for the copies, one key each (the intent's key and the copy's number)
+      const request = runMoneyAction('case', `case:quick:${caseId}:${count}`, async (key) => {
+        // one request per copy, each after the previous one answered (spec §7)
+        for (let i = 0; i < count; i++) {
+          const answer = await openCaseOnce(caseId, `${key}:${i}`);
+          hold.current?.answered(answer.results.map((r) => r.openingId));
+          results.push(...answer.results);
+          keepUnseen('case', caseId, results);
+          void applyBalance(answer.balance);
+        }
+      });
+      if (!request) return;
       busy.current = true;
       hapticImpact('medium');
       preloadSounds(); // inside the tap, so the audio context may start
@@ -195,15 +217,8 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       releaseDrops();
       hold.current = holdOwnDrops();
       void (async () => {
-        const results: OpenResult[] = [];
         try {
-          // one request per copy, each after the previous one answered (spec §7)
-          for (let i = 0; i < count; i++) {
-            const answer = await openCaseOnce(caseId);
-            hold.current?.answered(answer.results.map((r) => r.openingId));
-            results.push(...answer.results);
-            void applyBalance(answer.balance);
-          }
+          await request;
         } catch (error) {
           fail(error);
         }
@@ -237,7 +252,24 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const phase = state.phase;
   useEffect(() => {
     if (phase === 'finished' || phase === 'idle') releaseDrops();
-  }, [phase, releaseDrops]);
+    if (phase === 'finished') markSeen('case', caseId);
+  }, [phase, releaseDrops, caseId]);
+
+  // back on the page after leaving (or reloading) mid-spin: what was won shows now, not never
+  // (checked once the player is known, during render, so the win screen is the first thing shown)
+  const playerId = useAtomValue(meAtom).data?.id;
+  const [checkedFor, setCheckedFor] = useState<string | undefined>(undefined);
+  if (playerId !== undefined && checkedFor !== playerId) {
+    setCheckedFor(playerId);
+    const unseen = state.phase === 'idle' ? readUnseen<OpenResult[]>(playerId, 'case', caseId) : null;
+    if (unseen && unseen.length > 0) {
+      setState({ ...IDLE, phase: 'finished', mode: 'quick', count: unseen.length, results: unseen });
+    }
+  }
+  // a win screen shown that way holds the controls like one after a spin
+  useEffect(() => {
+    if (phase !== 'idle') busy.current = true;
+  }, [phase]);
 
   // no swipe-to-minimize while the reels spin
   const spinning = state.phase === 'spinning';

@@ -2,7 +2,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DepositInfo, DepositMethod } from '../../../contract/deposit.ts';
 import { formatTon as canonicalTon, parseTon, tryParseTon } from '../../../contract/money.ts';
+import { OfflineError } from '../../api';
+import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
+import { runMoneyAction } from '../../lib/money-action';
 import { openExternalLink } from '../../lib/telegram';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { queryKeys } from '../../state/queries';
@@ -54,54 +57,62 @@ export function AmountStep({ info, method, busy, setBusy, onSent }: AmountStepPr
     setError(null);
     setWalletMissing(false);
     const baseline = queryClient.getQueryData<string>(queryKeys.balance) ?? null;
+    // one deposit per tap: guarded here, at the tap, before the busy state has rendered
+    const run = runMoneyAction('deposit', `deposit:${method}:${amount}`, () => send(amount, nano, baseline));
+    if (!run) return;
     setBusy(true);
     try {
-      if (mode === 'demo') {
-        try {
-          await createDemoDeposit(amount, method);
-        } catch (failure) {
-          console.error('Demo deposit failed', failure);
-          setError(t('deposit.failed'));
-          return;
-        }
-        onSent(amount, null, baseline);
-      } else if (method === 'ton' && info.ton) {
-        const runtime = await loadWalletRuntime().catch(() => null);
-        if (!runtime) {
-          setWalletMissing(true);
-          return;
-        }
-        if (!runtime.isConnected()) {
-          // no wallet yet: open the connection, and go on with this deposit once one is connected
-          setWalletMissing(true);
-          if (!(await runtime.connectAndWait())) return;
-          setWalletMissing(false);
-        }
-        try {
-          await runtime.sendTransfer({
-            address: info.ton.address,
-            amountNano: nano.toString(),
-            comment: info.ton.comment,
-          });
-        } catch {
-          // declined or failed in the wallet: TON Connect has said so; the loading just stops (spec §8)
-          return;
-        }
-        onSent(amount, null, baseline);
-      } else {
-        let invoiceUrl: string;
-        try {
-          invoiceUrl = (await createCryptobotInvoice(amount)).invoiceUrl;
-        } catch (failure) {
-          console.error('CryptoBot invoice failed', failure);
-          window.alert(t('deposit.invoiceError'));
-          return;
-        }
-        openExternalLink(invoiceUrl);
-        onSent(amount, invoiceUrl, baseline);
-      }
+      await run;
     } finally {
       setBusy(false);
+    }
+  };
+
+  /** The deposit itself: the demo credit, the wallet's transfer, or the CryptoBot invoice. */
+  const send = async (amount: string, nano: bigint, baseline: string | null): Promise<void> => {
+    if (mode === 'demo') {
+      try {
+        await createDemoDeposit(amount, method);
+      } catch (failure) {
+        console.error('Demo deposit failed', failure);
+        setError(failure instanceof OfflineError ? apiErrorText(failure) : t('deposit.failed'));
+        return;
+      }
+      onSent(amount, null, baseline);
+    } else if (method === 'ton' && info.ton) {
+      const runtime = await loadWalletRuntime().catch(() => null);
+      if (!runtime) {
+        setWalletMissing(true);
+        return;
+      }
+      if (!runtime.isConnected()) {
+        // no wallet yet: open the connection, and go on with this deposit once one is connected
+        setWalletMissing(true);
+        if (!(await runtime.connectAndWait())) return;
+        setWalletMissing(false);
+      }
+      try {
+        await runtime.sendTransfer({
+          address: info.ton.address,
+          amountNano: nano.toString(),
+          comment: info.ton.comment,
+        });
+      } catch {
+        // declined or failed in the wallet: TON Connect has said so; the loading just stops (spec §8)
+        return;
+      }
+      onSent(amount, null, baseline);
+    } else {
+      let invoiceUrl: string;
+      try {
+        invoiceUrl = (await createCryptobotInvoice(amount)).invoiceUrl;
+      } catch (failure) {
+        console.error('CryptoBot invoice failed', failure);
+        window.alert(failure instanceof OfflineError ? apiErrorText(failure) : t('deposit.invoiceError'));
+        return;
+      }
+      openExternalLink(invoiceUrl);
+      onSent(amount, invoiceUrl, baseline);
     }
   };
 

@@ -1,8 +1,9 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { parseTon } from '../../../contract/money.ts';
 import { openExternalLink } from '../../lib/telegram';
+import { shieldTaps } from '../../lib/ui/tap-shield';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
@@ -32,9 +33,14 @@ export function DepositSheet({ open, onClose }: DepositSheetProps) {
   return open ? <DepositFlow onClose={onClose} /> : null;
 }
 
-function DepositFlow({ onClose }: { onClose: () => void }) {
+function DepositFlow({ onClose: close }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { itemName } = useCatalogueTexts();
+  // every way out of the sheet leaves the close guard: the taps aimed at it do not reach the tab bar beneath
+  const onClose = useCallback(() => {
+    shieldTaps();
+    close();
+  }, [close]);
   const titleId = useId();
   const infoQuery = useAtomValue(depositInfoAtom);
   const info = infoQuery.data;

@@ -7,7 +7,7 @@ import type {
   GiftDepositInfo,
   SimulateGiftResponse,
 } from '../../../contract/deposit.ts';
-import { api } from '../../api';
+import { api, requireConnection } from '../../api';
 import { queryKeys } from '../../state/queries';
 
 /** GET /deposit/info: the receiving address and comment, which methods work, whether they are demo. */
@@ -18,7 +18,8 @@ export const depositInfoAtom = atomWithQuery(() => ({
 }));
 
 /** POST /deposit/cryptobot-invoice {amount} → {invoiceUrl, ...} */
-export function createCryptobotInvoice(amount: string): Promise<CryptobotInvoiceResponse> {
+export async function createCryptobotInvoice(amount: string): Promise<CryptobotInvoiceResponse> {
+  requireConnection(); // fails at once offline, never sent later
   return api.request<CryptobotInvoiceResponse>('/deposit/cryptobot-invoice', {
     method: 'POST',
     body: { amount },
@@ -26,7 +27,8 @@ export function createCryptobotInvoice(amount: string): Promise<CryptobotInvoice
 }
 
 /** POST /deposit/demo {amount, method}: demo mode only; the credit arrives over the deposit socket. */
-export function createDemoDeposit(amount: string, method: DepositMethod): Promise<DemoDepositResponse> {
+export async function createDemoDeposit(amount: string, method: DepositMethod): Promise<DemoDepositResponse> {
+  requireConnection(); // fails at once offline, never sent later
   return api.request<DemoDepositResponse>('/deposit/demo', { method: 'POST', body: { amount, method } });
 }
 

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { shieldTaps } from '../../lib/ui/tap-shield';
 
 interface InfoSheetProps {
   title: string;
@@ -9,8 +10,13 @@ interface InfoSheetProps {
 }
 
 /** A small bottom sheet of explanatory text; closes on the backdrop, the close button or Escape. */
-export function InfoSheet({ title, onClose, children, testId }: InfoSheetProps) {
+export function InfoSheet({ title, onClose: close, children, testId }: InfoSheetProps) {
   const { t } = useTranslation();
+  // the taps aimed at the closing sheet are caught by the close guard, not passed to what is beneath
+  const onClose = useCallback(() => {
+    shieldTaps();
+    close();
+  }, [close]);
   const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
 

@@ -4,19 +4,21 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { InventoryEntry } from '../../../contract/inventory.ts';
 import type { Item } from '../../../contract/cases.ts';
-import type { UpgradeMultiplier } from '../../../contract/upgrade.ts';
+import type { UpgradeMultiplier, UpgradeRollResponse } from '../../../contract/upgrade.ts';
 import { formatChance } from '../../../scenes/chance-wheel';
 import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes } from '../../lib/haptics';
+import { runMoneyAction } from '../../lib/money-action';
 import { preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { QueryState, type QueryLike } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { inventoryAtom } from '../../state/inventory';
-import { queryKeys } from '../../state/queries';
+import { meAtom, queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
+import { keepUnseen, markSeen, readUnseen } from '../../state/unseen';
 import {
   refreshAfterUpgrade,
   rollUpgrade,
@@ -42,6 +44,9 @@ import { UpgradeResultSheet } from './UpgradeResultSheet';
 import { UpgradeWheel } from './UpgradeWheel';
 import { PLACEHOLDER_CASES } from './placeholders';
 import './upgrade.css';
+
+/** The upgrade screen keeps one unseen roll per player (one roll runs at a time). */
+const UNSEEN_ID = 'last';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
 
 const multiplierLabel = (coef: UpgradeMultiplier) => `x${coef}`;
@@ -82,18 +87,25 @@ export function UpgradePage() {
 
   const start = useCallback(
     async (current: UpgradeState) => {
-      if (current.coef === null || current.stakeId === null) return;
+      const { coef, stakeId, targetId } = current;
+      if (coef === null || stakeId === null) return;
+      // one tap, one roll: guarded here, at the tap; the same roll again after a lost answer reuses its key
+      const roll = runMoneyAction('upgrade', `upgrade:${stakeId}:${coef}:${targetId ?? ''}`, async (key) => {
+        const answer = await rollUpgrade(
+          { baseChance, coef, itemId: stakeId, ...(targetId ? { targetItemId: targetId } : {}) },
+          key,
+        );
+        // kept until its sheet shows: leaving or reloading mid-roll does not hide the outcome
+        keepUnseen('upgrade', UNSEEN_ID, answer);
+        return answer;
+      });
+      if (!roll) return;
       dispatch({ type: 'start' });
       hapticImpact('medium');
       // the wheel is what to watch now, wherever the grid was scrolled to
       panel.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
       try {
-        const answer = await rollUpgrade({
-          baseChance,
-          coef: current.coef,
-          itemId: current.stakeId,
-          ...(current.targetId ? { targetItemId: current.targetId } : {}),
-        });
+        const answer = await roll;
         dispatch({ type: 'answered', answer });
       } catch (error) {
         dispatch({ type: 'failed', error: apiErrorText(error, t('upgrade.result.error')) });
@@ -152,6 +164,19 @@ export function UpgradePage() {
     dispatch({ type: 'close', kind: 'continue' });
     void navigate('/profile');
   }, [navigate]);
+
+  // the result sheet is up: the roll is seen
+  useEffect(() => {
+    if (state.phase === 'result') markSeen('upgrade', UNSEEN_ID);
+  }, [state.phase]);
+  // back after leaving (or reloading) mid-roll: the roll's result sheet shows first
+  const playerId = useAtomValue(meAtom).data?.id;
+  const [checkedFor, setCheckedFor] = useState<string | undefined>(undefined);
+  if (playerId !== undefined && checkedFor !== playerId) {
+    setCheckedFor(playerId);
+    const unseen = readUnseen<UpgradeRollResponse>(playerId, 'upgrade', UNSEEN_ID);
+    if (unseen && state.phase === 'idle') dispatch({ type: 'unseen', answer: unseen });
+  }
 
   const optionsReady = state.coef !== null && stake !== null;
   const options = useAtomValue(optionsReady ? upgradeOptionsAtom(stake.id, state.coef!) : NO_OPTIONS);

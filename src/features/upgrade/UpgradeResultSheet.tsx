@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef } from 'react';
+import { useCallback, useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { UpgradeRollResponse } from '../../../contract/upgrade.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { shieldTaps } from '../../lib/ui/tap-shield';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import type { CloseKind, UpgradeOutcome } from './model';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
@@ -46,17 +47,27 @@ export function UpgradeResultSheet({
   const tier = won && answer ? revealTier(won.rarity, won.price, answer.stake.price) : null;
   const multiplier = won && answer ? badgeMultiplier(won.price, answer.stake.price) : null;
 
+  // the sheet closes once: the taps after the one that closed it (a double tap, a tap during its close)
+  // are caught by the close guard instead of landing on the tab bar or the Upgrade button beneath
+  const closed = useRef(false);
+  const leave = useCallback((go: () => void) => {
+    if (closed.current) return;
+    closed.current = true;
+    shieldTaps();
+    go();
+  }, []);
+
   useEffect(() => firstAction.current?.focus(), []);
   useEffect(() => {
     if (tier !== null) playWinSound(tier);
   }, [tier]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose('close');
+      if (event.key === 'Escape') leave(() => onClose('close'));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  }, [onClose, leave]);
 
   let text: string;
   if (success && answer)
@@ -68,7 +79,7 @@ export function UpgradeResultSheet({
   else text = error ?? t('upgrade.result.error');
 
   return (
-    <div className="upgrade-sheet-backdrop" onClick={() => onClose('close')}>
+    <div className="upgrade-sheet-backdrop" onClick={() => leave(() => onClose('close'))}>
       {won && tier !== null && tier > 0 && !reducedMotion && answer && (
         <WinReveal tier={tier} rarity={won.rarity} seed={answer.betId} />
       )}
@@ -91,7 +102,7 @@ export function UpgradeResultSheet({
             className="upgrade-sheet__close"
             aria-label={t('common.close')}
             data-testid="upgrade-result-close"
-            onClick={() => onClose('close')}
+            onClick={() => leave(() => onClose('close'))}
           >
             <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
               <path d="m6 6 12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
@@ -123,7 +134,7 @@ export function UpgradeResultSheet({
               type="button"
               className="button button--ghost"
               data-testid="upgrade-back"
-              onClick={() => onClose('back')}
+              onClick={() => leave(() => onClose('back'))}
             >
               {t('upgrade.result.back')}
             </button>
@@ -141,7 +152,7 @@ export function UpgradeResultSheet({
             type="button"
             className="button"
             data-testid="upgrade-continue"
-            onClick={() => (success ? onContinueToProfile() : onClose('continue'))}
+            onClick={() => leave(() => (success ? onContinueToProfile() : onClose('continue')))}
           >
             {t('upgrade.result.continue')}
           </button>

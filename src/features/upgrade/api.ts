@@ -37,8 +37,8 @@ export function upgradeOptionsAtom(itemId: string, coef: UpgradeMultiplier): Upg
 }
 
 /** POST /upgrade/roll: the server takes the stake and rolls; one key per roll, so a retry applies once. */
-export function rollUpgrade(body: UpgradeRollRequest): Promise<UpgradeRollResponse> {
-  return api.money<UpgradeRollResponse>('/upgrade/roll', { body });
+export function rollUpgrade(body: UpgradeRollRequest, idempotencyKey?: string): Promise<UpgradeRollResponse> {
+  return api.money<UpgradeRollResponse>('/upgrade/roll', { body, idempotencyKey });
 }
 
 /** After a roll: the inventory changed (and what depends on it); resolves once the inventory is refetched. */

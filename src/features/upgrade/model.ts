@@ -70,6 +70,8 @@ export type UpgradeAction =
   | { type: 'tab'; tab: UpgradeTab }
   | { type: 'start' }
   | { type: 'answered'; answer: UpgradeRollResponse }
+  /** a roll the player left (or reloaded) before seeing: its result sheet, at once */
+  | { type: 'unseen'; answer: UpgradeRollResponse }
   | { type: 'failed'; error: string }
   | { type: 'resulted' }
   | { type: 'close'; kind: CloseKind };
@@ -134,6 +136,18 @@ export function upgradeReducer(state: UpgradeState, action: UpgradeAction): Upgr
       };
     case 'resulted':
       return state.phase === 'rolling' ? { ...state, phase: 'result' } : state;
+    case 'unseen':
+      if (isBusy(state)) return state;
+      return {
+        ...state,
+        started: true,
+        phase: 'result',
+        rolled: action.answer.rolled,
+        rollChance: action.answer.chance,
+        outcome: action.answer.success ? 'success' : 'fail',
+        answer: action.answer,
+        error: null,
+      };
     case 'close': {
       if (state.phase !== 'result') return state;
       const reset = {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { shieldTaps } from './tap-shield';
 import './confirm-dialog.css';
 
 interface ConfirmDialogProps {
@@ -13,7 +14,22 @@ interface ConfirmDialogProps {
   testId: string;
 }
 
-/** Asks before an action that cannot be undone: what it will do, then Confirm or Cancel (Escape cancels). */
+/**
+ * Whether this is the dialog's first answer (the second of two quick taps is not): marks it answered and
+ * puts the close guard over the screen.
+ */
+function answerOnce(answered: { current: boolean }): boolean {
+  if (answered.current) return false;
+  answered.current = true;
+  shieldTaps();
+  return true;
+}
+
+/**
+ * Asks before an action that cannot be undone: what it will do, then Confirm or Cancel (Escape cancels).
+ * It answers once: the first Confirm or Cancel closes it at once (a flag set at the tap), and the taps that
+ * follow it (a double tap, a tap during the close) are swallowed by the close guard, not passed beneath.
+ */
 export function ConfirmDialog({
   title,
   children,
@@ -25,20 +41,27 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   const titleId = useId();
   const cancel = useRef<HTMLButtonElement>(null);
+  const answered = useRef(false);
   useEffect(() => cancel.current?.focus(), []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
-        onCancel();
+        if (answerOnce(answered)) onCancel();
       }
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
   }, [onCancel]);
+  const confirm = () => {
+    if (answerOnce(answered)) onConfirm();
+  };
+  const dismiss = () => {
+    if (answerOnce(answered)) onCancel();
+  };
 
   return (
-    <div className="confirm-backdrop" onClick={onCancel}>
+    <div className="confirm-backdrop" onClick={dismiss}>
       <div
         className="confirm"
         role="alertdialog"
@@ -57,11 +80,11 @@ export function ConfirmDialog({
             type="button"
             className="button button--ghost"
             data-testid={`${testId}-cancel`}
-            onClick={onCancel}
+            onClick={dismiss}
           >
             {cancelLabel}
           </button>
-          <button type="button" className="button" data-testid={`${testId}-confirm`} onClick={onConfirm}>
+          <button type="button" className="button" data-testid={`${testId}-confirm`} onClick={confirm}>
             {confirmLabel}
           </button>
         </div>

@@ -145,3 +145,24 @@ function QueryProblem<T>({
     </div>
   );
 }
+
+/**
+ * What shows while a screen's code loads: nothing (it is quick), or, without a connection, that the screen
+ * waits for it; the screen then loads by itself when the connection returns.
+ */
+export function ScreenLoading() {
+  const { t } = useTranslation();
+  const online = useOnline();
+  if (online) return <div className="app__screen-loading" aria-hidden="true" />;
+  return (
+    <div
+      className="query-state query-state--problem"
+      data-testid="screen-offline"
+      data-state="offline"
+      role="alert"
+    >
+      <p className="query-state__title">{t('query.offlineTitle')}</p>
+      <p className="query-state__text">{t('query.offlineText')}</p>
+    </div>
+  );
+}

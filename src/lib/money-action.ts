@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorStatus, newIdempotencyKey, OfflineError } from '../api';
+
+/**
+ * One tap, one action (DESIGN rule 13). Every money action (open, quick open, sell, sell all, withdraw,
+ * upgrade, battle create and join, deposit) goes through `useMoneyAction`:
+ * - guarded synchronously at the tap: a flag set in the handler itself, shared by every screen of the same
+ *   scope, so a second tap 60 ms later (before React has rendered a disabled button, or after a quick
+ *   answer has enabled it again) does nothing;
+ * - one Idempotency-Key per intent: the key is made at the tap and kept while the intent's outcome is
+ *   unknown (the answer was lost), so tapping the same action again after such a failure is the same
+ *   intent and the server answers it with the first outcome instead of paying twice;
+ * - without a connection it fails at once (the API client refuses to send it: OfflineError) and is never
+ *   replayed: the QueryClient runs mutations whatever the network (networkMode 'always'), never pausing one.
+ */
+
+/** Scopes whose action is under way: one action at a time per scope, across every screen. */
+const busyScopes = new Set<string>();
+/**
+ * A tap this soon after the same intent began is that intent again (a double tap, a shaky finger), even
+ * when its action has already finished, ms.
+ */
+const DOUBLE_TAP_MS = 600;
+/** When each intent last began (performance.now()). */
+const lastStart = new Map<string, number>();
+/** The key of each intent whose outcome is not known yet (its answer was lost). */
+const unsettledKeys = new Map<string, string>();
+
+/** Whether the server may have applied the request although no answer came back. */
+function outcomeUnknown(error: unknown): boolean {
+  if (error instanceof OfflineError) return false;
+  const status = errorStatus(error);
+  return status === undefined || status === 502 || status === 503 || status === 504;
+}
+
+/**
+ * Runs `work` once for the intent `intent` (e.g. `sell:<itemId>`) in `scope`, with the intent's
+ * Idempotency-Key. Returns null, doing nothing, while another action of the scope runs. The promise
+ * settles as `work` does.
+ */
+export function runMoneyAction<T>(
+  scope: string,
+  intent: string,
+  work: (idempotencyKey: string) => Promise<T>,
+): Promise<T> | null {
+  if (busyScopes.has(scope)) return null;
+  const now = performance.now();
+  const previous = lastStart.get(intent);
+  if (previous !== undefined && now - previous < DOUBLE_TAP_MS) return null;
+  lastStart.set(intent, now);
+  busyScopes.add(scope);
+  const key = unsettledKeys.get(intent) ?? newIdempotencyKey();
+  unsettledKeys.set(intent, key);
+  const done = (async () => {
+    try {
+      const answer = await work(key);
+      unsettledKeys.delete(intent);
+      return answer;
+    } catch (error) {
+      if (!outcomeUnknown(error)) unsettledKeys.delete(intent);
+      throw error;
+    } finally {
+      busyScopes.delete(scope);
+    }
+  })();
+  return done;
+}
+
+export interface MoneyAction {
+  /** an action of the scope is under way (for disabling buttons; the guard itself does not wait for it) */
+  busy: boolean;
+  /** See runMoneyAction: null when the tap was swallowed. */
+  run<T>(intent: string, work: (idempotencyKey: string) => Promise<T>): Promise<T> | null;
+}
+
+/** The money actions of one scope (e.g. 'inventory', 'upgrade', 'battle'), for a component. */
+export function useMoneyAction(scope: string): MoneyAction {
+  const [busy, setBusy] = useState(() => busyScopes.has(scope));
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  const run = useCallback(
+    <T,>(intent: string, work: (idempotencyKey: string) => Promise<T>): Promise<T> | null => {
+      const done = runMoneyAction(scope, intent, work);
+      if (!done) return null;
+      setBusy(true);
+      const idle = () => {
+        if (mounted.current) setBusy(false);
+      };
+      done.then(idle, idle);
+      return done;
+    },
+    [scope],
+  );
+  return { busy, run };
+}
