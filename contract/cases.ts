@@ -14,7 +14,9 @@ export type Rarity = Static<typeof Rarity>;
 export const ItemRu = Type.Object({
   name: Type.String(),
   /** the name's grammatical gender, or plural: masculine, feminine, neuter, plural (Russian texts agree with it) */
-  gender: Type.Optional(Type.Union([Type.Literal('m'), Type.Literal('f'), Type.Literal('n'), Type.Literal('p')])),
+  gender: Type.Optional(
+    Type.Union([Type.Literal('m'), Type.Literal('f'), Type.Literal('n'), Type.Literal('p')]),
+  ),
 });
 export type ItemRu = Static<typeof ItemRu>;
 

@@ -25,6 +25,8 @@ export const WeightTable = Type.Object({
       weight: Type.Integer({ minimum: 1 }),
       /** the item as the catalogue has it now (its name and art), or null if it was removed */
       name: Type.Union([Type.String(), Type.Null()]),
+      /** the same name in Russian */
+      nameRu: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     }),
   ),
 });
@@ -43,7 +45,13 @@ const SeedFields = {
 export const CaseBetProof = Type.Object({
   kind: Type.Literal('case'),
   ...SeedFields,
-  case: Type.Object({ id: Type.String(), name: Type.String(), price: Ton }),
+  case: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    /** the case's name in Russian */
+    ru: Type.Optional(Type.Object({ name: Type.String() })),
+    price: Ton,
+  }),
   /** the item drawn */
   item: Item,
   /** the integer drawn in [0, totalWeight) */

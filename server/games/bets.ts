@@ -46,19 +46,22 @@ export async function weightTable(db: Db, hash: string): Promise<WeightTable | n
     (
       await db
         .selectFrom('items')
-        .select(['id', 'name'])
+        .select(['id', 'name', 'name_ru'])
         .where(
           'id',
           'in',
           entries.map((e) => e.itemId),
         )
         .execute()
-    ).map((r) => [r.id, r.name]),
+    ).map((r) => [r.id, r]),
   );
   return {
     hash: row.hash,
     text: row.entries,
-    entries: entries.map((e) => ({ ...e, name: names.get(e.itemId) ?? null })),
+    entries: entries.map((e) => {
+      const item = names.get(e.itemId);
+      return { ...e, name: item?.name ?? null, nameRu: item ? item.name_ru || item.name : null };
+    }),
   };
 }
 
@@ -81,8 +84,10 @@ export async function betProof(db: Db, betId: string): Promise<BetProof> {
       'o.weight_table_hash',
       'c.id as case_id',
       'c.name as case_name',
+      'c.name_ru as case_name_ru',
       'i.id',
       'i.name',
+      'i.name_ru',
       'i.price_nano',
       'i.image_url',
       'i.rarity',
@@ -100,7 +105,12 @@ export async function betProof(db: Db, betId: string): Promise<BetProof> {
       clientSeed: opening.client_seed,
       nonce: opening.nonce,
       serverSeed: opening.revealed_at ? opening.server_seed : null,
-      case: { id: opening.case_id, name: opening.case_name, price: formatTon(opening.paid_nano) },
+      case: {
+        id: opening.case_id,
+        name: opening.case_name,
+        ru: { name: opening.case_name_ru || opening.case_name },
+        price: formatTon(opening.paid_nano),
+      },
       item: apiItem(opening),
       roll: Number(opening.roll),
       totalWeight: Number(opening.total_weight),
@@ -115,9 +125,11 @@ export async function betProof(db: Db, betId: string): Promise<BetProof> {
     .selectAll('u')
     .select([
       'si.name as stake_name',
+      'si.name_ru as stake_name_ru',
       'si.rarity as stake_rarity',
       'si.image_url as stake_image_url',
       'ti.name as target_name',
+      'ti.name_ru as target_name_ru',
       'ti.rarity as target_rarity',
       'ti.image_url as target_image_url',
       's.server_seed',
@@ -137,6 +149,7 @@ export async function betProof(db: Db, betId: string): Promise<BetProof> {
     stake: apiItem({
       id: u.stake_item_id,
       name: u.stake_name,
+      name_ru: u.stake_name_ru,
       price_nano: u.stake_price_nano,
       image_url: u.stake_image_url,
       rarity: u.stake_rarity,
@@ -144,6 +157,7 @@ export async function betProof(db: Db, betId: string): Promise<BetProof> {
     target: apiItem({
       id: u.target_item_id,
       name: u.target_name,
+      name_ru: u.target_name_ru,
       price_nano: u.target_price_nano,
       image_url: u.target_image_url,
       rarity: u.target_rarity,

@@ -144,7 +144,11 @@ export async function fairnessState(db: Db, userId: bigint): Promise<FairnessSta
  * the server seed and starting the nonce over would let a player return to an earlier client seed and
  * replay rolls whose outcomes they have already seen.
  */
-export async function setClientSeed(db: Db, userId: bigint, clientSeed: string): Promise<SetClientSeedResponse> {
+export async function setClientSeed(
+  db: Db,
+  userId: bigint,
+  clientSeed: string,
+): Promise<SetClientSeedResponse> {
   return queueForPlayer(userId, () => setClientSeedNow(db, userId, clientSeed));
 }
 
