@@ -5,7 +5,6 @@ import { Link, useNavigate } from 'react-router';
 import type { InventoryEntry } from '../../../contract/inventory.ts';
 import type { Item } from '../../../contract/cases.ts';
 import type { UpgradeMultiplier } from '../../../contract/upgrade.ts';
-import { formatChance } from '../../../scenes/chance-wheel';
 import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes } from '../../lib/haptics';
@@ -39,7 +38,7 @@ import {
   type UpgradeState,
 } from './model';
 import { UpgradeResultSheet } from './UpgradeResultSheet';
-import { UpgradeWheel } from './UpgradeWheel';
+import { chanceLabel, UpgradeWheel } from './UpgradeWheel';
 import { PLACEHOLDER_CASES } from './placeholders';
 import './upgrade.css';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
@@ -53,6 +52,7 @@ const multiplierLabel = (coef: UpgradeMultiplier) => `x${coef}`;
  */
 export function UpgradePage() {
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const navigate = useNavigate();
   const [state, dispatch] = useReducer(upgradeReducer, INITIAL_STATE);
   const config = useAtomValue(upgradeConfigAtom);
@@ -178,7 +178,7 @@ export function UpgradePage() {
           onResult={onResult}
         />
         <p className="upgrade-panel__chance">
-          {t('upgrade.chance')} <strong data-testid="upgrade-chance">{formatChance(chance)}</strong>
+          {t('upgrade.chance')} <strong data-testid="upgrade-chance">{chanceLabel(chance)}</strong>
         </p>
       </div>
 
@@ -304,8 +304,11 @@ export function UpgradePage() {
           </div>
           <p className="upgrade-repeat__text">
             {state.answer
-              ? t('upgrade.repeatText', { stake: repeatStake.item.name, target: state.answer.target.name })
-              : t('upgrade.repeatTextNoTarget', { stake: repeatStake.item.name })}
+              ? t('upgrade.repeatText', {
+                  stake: itemName(repeatStake.item),
+                  target: itemName(state.answer.target),
+                })
+              : t('upgrade.repeatTextNoTarget', { stake: itemName(repeatStake.item) })}
           </p>
         </ConfirmDialog>
       )}
