@@ -55,10 +55,14 @@ async function actAsTelegram(
       interface Bridge {
         TelegramWebviewProxy?: { postEvent(type: string, data: string): void };
         Telegram?: { WebView?: { receiveEvent?: (type: string, data: unknown) => void } };
+        __telegramEvents?: { type: string; data: string }[];
       }
       const w = window as unknown as Bridge;
+      // what the app asked of Telegram, in order (its back button's state, for one)
+      w.__telegramEvents = [];
       w.TelegramWebviewProxy = {
-        postEvent(type) {
+        postEvent(type, data) {
+          w.__telegramEvents!.push({ type, data });
           // the device's safe area and Telegram's own controls' (fullscreen), as Telegram reports them
           if (type === 'web_app_request_safe_area')
             setTimeout(() => w.Telegram?.WebView?.receiveEvent?.('safe_area_changed', insets.device));
@@ -118,6 +122,23 @@ export async function openAs(
   await page.goto(`${server.baseUrl}${path}#${launchHash(user)}`);
   await page.waitForFunction(() => localStorage.getItem('token') !== null);
   return page;
+}
+
+/** Whether the app shows Telegram's own back button now (its last web_app_setup_back_button). */
+export async function telegramBackShown(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const events = (window as { __telegramEvents?: { type: string; data: string }[] }).__telegramEvents ?? [];
+    const last = events.filter((e) => e.type === 'web_app_setup_back_button').at(-1);
+    return last ? (JSON.parse(last.data) as { is_visible?: boolean }).is_visible === true : false;
+  });
+}
+
+/** Presses Telegram's back button, as the client reports it to the Mini App. */
+export async function pressTelegramBack(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as { Telegram?: { WebView?: { receiveEvent?: (type: string, data: unknown) => void } } };
+    w.Telegram?.WebView?.receiveEvent?.('back_button_pressed', {});
+  });
 }
 
 /** The session token the app signed in with (for reading the API as that player). */
