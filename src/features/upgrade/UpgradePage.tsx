@@ -293,7 +293,7 @@ export function UpgradePage() {
             <span className="upgrade-repeat__art">
               <ArtImage src={repeatStake.item.imageUrl} />
             </span>
-            <span className="upgrade-repeat__name">{repeatStake.item.name}</span>
+            <span className="upgrade-repeat__name">{itemName(repeatStake.item)}</span>
             <span className="upgrade-repeat__price" data-testid="upgrade-repeat-price">
               <TonIcon size={14} />
               {formatTon(repeatStake.item.price, 2)}
