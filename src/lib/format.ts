@@ -7,7 +7,7 @@ import { i18n } from '../i18n';
  */
 
 /** The number locale of the interface language: Russian separators ("1 000,25") or English ("1,000.25"). */
-export function numberLocale(): string {
+function numberLocale(): string {
   return (i18n.resolvedLanguage ?? i18n.language) === 'en' ? 'en-US' : 'ru-RU';
 }
 

@@ -17,7 +17,7 @@ interface Named {
 }
 
 /** The grammatical gender (or plural) of an item's Russian name: the i18next context of texts carrying it. */
-export type RussianGender = NonNullable<ItemRu['gender']>;
+type RussianGender = NonNullable<ItemRu['gender']>;
 
 interface RussianTexts {
   items: ReadonlyMap<string, { name: string; gender?: RussianGender }>;
