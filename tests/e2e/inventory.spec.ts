@@ -20,6 +20,7 @@ interface InventoryEntry {
 }
 interface OpenResult {
   openingId: string;
+  betId: string;
   item: ApiItem;
   proof: { serverSeedHash: string; clientSeed: string; nonce: number; roll: number };
 }
