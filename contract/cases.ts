@@ -11,7 +11,14 @@ export const Rarity = Type.Union([
 export type Rarity = Static<typeof Rarity>;
 
 /** An item's texts in Russian, beside the English ones (the app shows them in its Russian interface). */
-export const ItemRu = Type.Object({ name: Type.String() });
+export const ItemRu = Type.Object({
+  name: Type.String(),
+  /** the name's grammatical gender, or plural: masculine, feminine, neuter, plural (Russian texts agree with it) */
+  gender: Type.Optional(
+    Type.Union([Type.Literal('m'), Type.Literal('f'), Type.Literal('n'), Type.Literal('p')]),
+  ),
+});
+export type ItemRu = Static<typeof ItemRu>;
 
 export const Item = Type.Object({
   id: Type.String(),
@@ -176,3 +183,13 @@ export const RotateResponse = Type.Object({
   current: FairnessState,
 });
 export type RotateResponse = Static<typeof RotateResponse>;
+
+/**
+ * PUT /fairness/client-seed: the new pair; when the old pair had been used (nonce > 0) it is retired and
+ * its server seed revealed, as rotating does (`revealed`), so its bets can be verified at once.
+ */
+export const SetClientSeedResponse = Type.Object({
+  ...FairnessState.properties,
+  revealed: Type.Optional(Type.Object({ serverSeed: Type.String(), serverSeedHash: Type.String() })),
+});
+export type SetClientSeedResponse = Static<typeof SetClientSeedResponse>;

@@ -25,6 +25,8 @@ export const WeightTable = Type.Object({
       weight: Type.Integer({ minimum: 1 }),
       /** the item as the catalogue has it now (its name and art), or null if it was removed */
       name: Type.Union([Type.String(), Type.Null()]),
+      /** the same name in Russian */
+      nameRu: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     }),
   ),
 });
@@ -43,7 +45,13 @@ const SeedFields = {
 export const CaseBetProof = Type.Object({
   kind: Type.Literal('case'),
   ...SeedFields,
-  case: Type.Object({ id: Type.String(), name: Type.String(), price: Ton }),
+  case: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    /** the case's name in Russian */
+    ru: Type.Optional(Type.Object({ name: Type.String() })),
+    price: Ton,
+  }),
   /** the item drawn */
   item: Item,
   /** the integer drawn in [0, totalWeight) */
@@ -84,23 +92,41 @@ export const BetHistoryQuery = Type.Object(
 );
 export type BetHistoryQuery = Static<typeof BetHistoryQuery>;
 
+/**
+ * One bet of the player's history. `kind` lists the games with provably fair rolls: a new one adds its
+ * literal here and a reader in server/games/bets.ts (BET_READERS); the fairness page names each kind.
+ */
+
 export const BetHistoryEntry = Type.Object({
+  /** the bet's public id: /verify/<betId> for openings and upgrades, /battle/<betId> for battles */
   betId: Type.String(),
-  kind: Type.Union([Type.Literal('case'), Type.Literal('upgrade')]),
+  kind: Type.Union([Type.Literal('case'), Type.Literal('upgrade'), Type.Literal('battle')]),
   createdAt: Type.String({ format: 'date-time' }),
-  /** the case opened, or the stake of the upgrade */
+  /** the case opened (a battle: its first round's case), or the stake of the upgrade */
   title: Type.String(),
-  /** the item drawn, or the upgrade's target */
-  item: Item,
-  /** upgrades: whether it succeeded; openings: null */
+  /** the same in Russian */
+  titleRu: Type.String(),
+  /** the item drawn, the upgrade's target, or a battle's dearest drop of the player's seat (null before any) */
+  item: Type.Union([Item, Type.Null()]),
+  /** upgrades: whether it succeeded; battles: whether the player's team won (null until settled); openings: null */
   success: Type.Union([Type.Boolean(), Type.Null()]),
   serverSeedHash: Type.String(),
+  /** the player's client seed (a battle: their seat's) */
   clientSeed: Type.String(),
+  /** the nonce (a battle: the player's seat number) */
   nonce: Type.Integer({ minimum: 0 }),
+  /** openings: the hash of the weight table rolled against (GET /fairness/tables/<hash>); null otherwise */
+  weightTableHash: Type.Union([Type.String(), Type.Null()]),
+  /** battles: the format and the number of rounds; null for other kinds */
+  battle: Type.Union([
+    Type.Object({ format: Type.String(), mode: Type.String(), rounds: Type.Integer({ minimum: 1 }) }),
+    Type.Null(),
+  ]),
   /** true once the server seed is revealed: the bet can be recomputed */
   revealed: Type.Boolean(),
 });
 export type BetHistoryEntry = Static<typeof BetHistoryEntry>;
+export type BetKind = BetHistoryEntry['kind'];
 
 export const BetHistoryResponse = Type.Object({
   page: Type.Integer(),

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Case, Item } from '../../contract/cases.ts';
+import type { Case, Item, ItemRu } from '../../contract/cases.ts';
+import { SEED_ITEMS_BY_ID } from './catalogue.ts';
 import type { Db } from '../db/index.ts';
 import type { CasesTable, ItemsTable } from '../db/schema.ts';
 import { formatTon } from '../../contract/money.ts';
@@ -16,12 +17,21 @@ export interface CaseEntry {
   item: ItemRow;
 }
 
+/**
+ * An item's Russian texts: its name and, for a catalogue item, the name's grammatical gender (kept in the
+ * seed catalogue, which is where the names come from), so Russian sentences can agree with it.
+ */
+export function russianName(id: string, nameRu: string): ItemRu {
+  const gender = SEED_ITEMS_BY_ID.get(id)?.genderRu;
+  return gender ? { name: nameRu, gender } : { name: nameRu };
+}
+
 /** An item row as the API shows it; a row read without its Russian name (an older select) answers without `ru`. */
 export function toApiItem(row: Omit<ItemRow, 'name_ru'> & { name_ru?: string }): Item {
   return {
     id: row.id,
     name: row.name,
-    ...(row.name_ru ? { ru: { name: row.name_ru } } : {}),
+    ...(row.name_ru ? { ru: russianName(row.id, row.name_ru) } : {}),
     price: formatTon(row.price_nano),
     imageUrl: row.image_url,
     imageBase64: null,

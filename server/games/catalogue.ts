@@ -24,6 +24,8 @@ export interface SeedItem {
   name: string;
   /** the name in Russian */
   nameRu: string;
+  /** the Russian name's grammatical gender or plural */
+  genderRu: RussianGender;
   priceNano: bigint;
   rarity: Rarity;
   /** '/assets/items/<id>.svg' */
@@ -65,56 +67,64 @@ function rarityForPrice(priceNano: bigint): Rarity {
   return 'legendary';
 }
 
-// [id, name, price in TON, name in Russian]
-const ITEM_ROWS: [string, string, string, string][] = [
-  ['lollipop', 'Lollipop', '0.1', 'Леденец'],
-  ['candle', 'Candle', '0.15', 'Свеча'],
-  ['flower_pink', 'Pink Flower', '0.2', 'Розовый цветок'],
-  ['clover', 'Lucky Clover', '0.25', 'Счастливый клевер'],
-  ['candy', 'Candy', '0.3', 'Конфета'],
-  ['bell', 'Jingle Bell', '0.35', 'Колокольчик'],
-  ['heart', 'Red Heart', '0.4', 'Красное сердце'],
-  ['icecream', 'Ice Cream', '0.45', 'Мороженое'],
-  ['cupcake', 'Cupcake', '0.5', 'Капкейк'],
-  ['snowflake', 'Snowflake', '0.55', 'Снежинка'],
-  ['star', 'Gold Star', '0.6', 'Золотая звезда'],
-  ['balloon', 'Balloons', '0.75', 'Воздушные шары'],
-  ['rose', 'Red Rose', '0.9', 'Красная роза'],
-  ['ton_balance', 'TON Balance', '1', 'Баланс TON'],
-  ['cap', 'Party Cap', '1.25', 'Праздничный колпак'],
-  ['sunflower', 'Sunflower', '1.5', 'Подсолнух'],
-  ['cake', 'Birthday Cake', '2', 'Праздничный торт'],
-  ['xmas_tree', 'Holiday Tree', '2.5', 'Новогодняя ёлка'],
-  ['teddy_bear', 'Teddy Bear', '3', 'Плюшевый мишка'],
-  ['bouquet', 'Bouquet', '3.5', 'Букет'],
-  ['gift_box', 'Gift Box', '4', 'Подарочная коробка'],
-  ['surfboard', 'Surfboard', '4.5', 'Доска для сёрфинга'],
-  ['ton_stack', 'TON Stack', '5', 'Стопка TON'],
-  ['champagne', 'Champagne', '6', 'Шампанское'],
-  ['potion', 'Magic Potion', '8', 'Волшебное зелье'],
-  ['gem_green', 'Emerald', '10', 'Изумруд'],
-  ['trophy', 'Golden Trophy', '12', 'Золотой кубок'],
-  ['ring', 'Diamond Ring', '15', 'Кольцо с бриллиантом'],
-  ['watch', 'Gold Watch', '18', 'Золотые часы'],
-  ['rocket', 'Rocket', '25', 'Ракета'],
-  ['gem_blue', 'Sapphire', '30', 'Сапфир'],
-  ['diamond', 'Diamond', '45', 'Бриллиант'],
-  ['crown', 'Golden Crown', '60', 'Золотая корона'],
-  ['nft_1', 'NFT Gift #1', '80', 'NFT-подарок №1'],
-  ['golden_egg', 'Golden Egg', '120', 'Золотое яйцо'],
-  ['nft_2', 'NFT Gift #2', '150', 'NFT-подарок №2'],
-  ['ton_chest', 'TON Treasure Chest', '250', 'Сундук с сокровищами TON'],
-  ['moon', 'Golden Moon', '350', 'Золотая луна'],
-  ['sports_car', 'Sports Car', '500', 'Спорткар'],
-  ['yacht', 'Yacht', '1000', 'Яхта'],
+/**
+ * The grammatical gender (and number) of an item's Russian name: masculine, feminine, neuter, or plural
+ * ("Золотые часы"). Russian texts that carry an item name agree with it (i18next context `m` / `f` / `n` /
+ * `p`); tests/unit/russian-agreement.test.ts checks every such text against every item.
+ */
+export type RussianGender = 'm' | 'f' | 'n' | 'p';
+
+// [id, name, price in TON, name in Russian, its gender]
+const ITEM_ROWS: [string, string, string, string, RussianGender][] = [
+  ['lollipop', 'Lollipop', '0.1', 'Леденец', 'm'],
+  ['candle', 'Candle', '0.15', 'Свеча', 'f'],
+  ['flower_pink', 'Pink Flower', '0.2', 'Розовый цветок', 'm'],
+  ['clover', 'Lucky Clover', '0.25', 'Счастливый клевер', 'm'],
+  ['candy', 'Candy', '0.3', 'Конфета', 'f'],
+  ['bell', 'Jingle Bell', '0.35', 'Колокольчик', 'm'],
+  ['heart', 'Red Heart', '0.4', 'Красное сердце', 'n'],
+  ['icecream', 'Ice Cream', '0.45', 'Мороженое', 'n'],
+  ['cupcake', 'Cupcake', '0.5', 'Капкейк', 'm'],
+  ['snowflake', 'Snowflake', '0.55', 'Снежинка', 'f'],
+  ['star', 'Gold Star', '0.6', 'Золотая звезда', 'f'],
+  ['balloon', 'Balloons', '0.75', 'Воздушные шары', 'p'],
+  ['rose', 'Red Rose', '0.9', 'Красная роза', 'f'],
+  ['ton_balance', 'TON Balance', '1', 'Баланс TON', 'm'],
+  ['cap', 'Party Cap', '1.25', 'Праздничный колпак', 'm'],
+  ['sunflower', 'Sunflower', '1.5', 'Подсолнух', 'm'],
+  ['cake', 'Birthday Cake', '2', 'Праздничный торт', 'm'],
+  ['xmas_tree', 'Holiday Tree', '2.5', 'Новогодняя ёлка', 'f'],
+  ['teddy_bear', 'Teddy Bear', '3', 'Плюшевый мишка', 'm'],
+  ['bouquet', 'Bouquet', '3.5', 'Букет', 'm'],
+  ['gift_box', 'Gift Box', '4', 'Подарочная коробка', 'f'],
+  ['surfboard', 'Surfboard', '4.5', 'Доска для сёрфинга', 'f'],
+  ['ton_stack', 'TON Stack', '5', 'Стопка TON', 'f'],
+  ['champagne', 'Champagne', '6', 'Шампанское', 'n'],
+  ['potion', 'Magic Potion', '8', 'Волшебное зелье', 'n'],
+  ['gem_green', 'Emerald', '10', 'Изумруд', 'm'],
+  ['trophy', 'Golden Trophy', '12', 'Золотой кубок', 'm'],
+  ['ring', 'Diamond Ring', '15', 'Кольцо с бриллиантом', 'n'],
+  ['watch', 'Gold Watch', '18', 'Золотые часы', 'p'],
+  ['rocket', 'Rocket', '25', 'Ракета', 'f'],
+  ['gem_blue', 'Sapphire', '30', 'Сапфир', 'm'],
+  ['diamond', 'Diamond', '45', 'Бриллиант', 'm'],
+  ['crown', 'Golden Crown', '60', 'Золотая корона', 'f'],
+  ['nft_1', 'NFT Gift #1', '80', 'NFT-подарок №1', 'm'],
+  ['golden_egg', 'Golden Egg', '120', 'Золотое яйцо', 'n'],
+  ['nft_2', 'NFT Gift #2', '150', 'NFT-подарок №2', 'm'],
+  ['ton_chest', 'TON Treasure Chest', '250', 'Сундук с сокровищами TON', 'm'],
+  ['moon', 'Golden Moon', '350', 'Золотая луна', 'f'],
+  ['sports_car', 'Sports Car', '500', 'Спорткар', 'm'],
+  ['yacht', 'Yacht', '1000', 'Яхта', 'f'],
 ];
 
-export const SEED_ITEMS: SeedItem[] = ITEM_ROWS.map(([id, name, price, nameRu]) => {
+export const SEED_ITEMS: SeedItem[] = ITEM_ROWS.map(([id, name, price, nameRu, genderRu]) => {
   const priceNano = parseTon(price);
   return {
     id,
     name,
     nameRu,
+    genderRu,
     priceNano,
     rarity: rarityForPrice(priceNano),
     imageUrl: `/assets/items/${id}.svg`,

@@ -1,5 +1,5 @@
 import { sql, type QueryCreator, type Selectable, type Transaction } from 'kysely';
-import type { FairnessState, RotateResponse } from '../../contract/cases.ts';
+import type { FairnessState, RotateResponse, SetClientSeedResponse } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, FairnessSeedsTable } from '../db/schema.ts';
 import { lockPlayer, queueForPlayer } from '../db/locks.ts';
@@ -176,11 +176,15 @@ export async function fairnessState(db: Db, userId: bigint): Promise<FairnessSta
  * the server seed and starting the nonce over would let a player return to an earlier client seed and
  * replay rolls whose outcomes they have already seen.
  */
-export async function setClientSeed(db: Db, userId: bigint, clientSeed: string): Promise<FairnessState> {
+export async function setClientSeed(
+  db: Db,
+  userId: bigint,
+  clientSeed: string,
+): Promise<SetClientSeedResponse> {
   return queueForPlayer(userId, () => setClientSeedNow(db, userId, clientSeed));
 }
 
-async function setClientSeedNow(db: Db, userId: bigint, clientSeed: string): Promise<FairnessState> {
+async function setClientSeedNow(db: Db, userId: bigint, clientSeed: string): Promise<SetClientSeedResponse> {
   return db.transaction().execute(async (trx) => {
     await lockPlayer(trx, userId); // the player first (server/db/locks.ts), as every game does before its seed
     const seed = await lockActiveSeed(trx, userId);
@@ -193,8 +197,9 @@ async function setClientSeedNow(db: Db, userId: bigint, clientSeed: string): Pro
         .executeTakeFirstOrThrow();
       return toFairnessState(row);
     }
-    const { current } = await replaceSeed(trx, seed, clientSeed);
-    return current;
+    // a used pair is retired: its server seed is revealed, and the player is told it, as rotating does
+    const { current, revealed } = await replaceSeed(trx, seed, clientSeed);
+    return { ...current, revealed };
   });
 }
 

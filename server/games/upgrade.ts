@@ -11,7 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../lib/errors.ts';
 import { takeFromInventory } from '../inventory/inventory.ts';
 import { lockPlayer } from '../db/locks.ts';
-import { toApiItem, type ItemRow } from './cases.ts';
+import { russianName, toApiItem, type ItemRow } from './cases.ts';
 import { TWO_POW_52, rollInt } from './fair.ts';
 import { takeNonces } from './fairness.ts';
 import { addToInventory } from './opening.ts';
@@ -358,7 +358,7 @@ export async function upgradeHistory(
         stake: {
           id: r.stake_item_id,
           name: r.stake_name,
-          ...(r.stake_name_ru ? { ru: { name: r.stake_name_ru } } : {}),
+          ...(r.stake_name_ru ? { ru: russianName(r.stake_item_id, r.stake_name_ru) } : {}),
           price: formatTon(r.stake_price_nano),
           imageUrl: r.stake_image_url,
           imageBase64: null,
@@ -367,7 +367,7 @@ export async function upgradeHistory(
         target: {
           id: r.target_item_id,
           name: r.target_name,
-          ...(r.target_name_ru ? { ru: { name: r.target_name_ru } } : {}),
+          ...(r.target_name_ru ? { ru: russianName(r.target_item_id, r.target_name_ru) } : {}),
           price: formatTon(r.target_price_nano),
           imageUrl: r.target_image_url,
           imageBase64: null,

@@ -1,5 +1,5 @@
 import { ApiError } from '../../contract/common.ts';
-import { FairnessState, RotateResponse, SetClientSeedRequest } from '../../contract/cases.ts';
+import { FairnessState, RotateResponse, SetClientSeedRequest, SetClientSeedResponse } from '../../contract/cases.ts';
 import {
   BetHistoryQuery,
   BetHistoryResponse,
@@ -34,7 +34,7 @@ export function fairnessRoutes(app: App, ctx: AppContext): void {
 
   app.put(
     '/fairness/client-seed',
-    { preHandler: auth, schema: { body: SetClientSeedRequest, response: { 200: FairnessState } } },
+    { preHandler: auth, schema: { body: SetClientSeedRequest, response: { 200: SetClientSeedResponse } } },
     async (request) => {
       await getUser(ctx.db, request.userId);
       return setClientSeed(ctx.db, request.userId, request.body.clientSeed);

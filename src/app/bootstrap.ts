@@ -1,4 +1,5 @@
 import { api } from '../api';
+import { adoptLaunchLanguage } from '../i18n';
 import { initPlatform, launchStartParam, type PlatformState } from '../lib/telegram';
 import { routeStartParam } from '../lib/start-param';
 import { isPublicPath } from './routes';
@@ -17,5 +18,7 @@ export async function bootstrap(): Promise<PlatformState> {
   });
   // the public verifier (/verify) is for anyone: no sign-in before it renders
   if (platform.status === 'ready' && !isPublicPath(window.location.pathname)) void api.startSession();
+  // no language chosen yet: the player's Telegram language decides before the app shows (a code the URL did not carry at start)
+  if (platform.status === 'ready') await adoptLaunchLanguage(platform.initData).catch(() => undefined);
   return platform;
 }

@@ -55,6 +55,10 @@ const NotFoundPage = screen(() =>
   import('../features/not-found/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
 );
 
+const EmbeddedVerifyPage = lazy(() =>
+  import('../features/verify/VerifyPage').then((m) => ({ default: () => <m.VerifyPage embedded /> })),
+);
+
 /** Paths anyone may open without signing in: the launch neither signs in nor requires Telegram for them. */
 export function isPublicPath(pathname: string): boolean {
   return pathname === '/verify' || pathname.startsWith('/verify/');
@@ -99,6 +103,8 @@ export function AppRoutes() {
         <Route path="upgrade" element={<UpgradePage />} />
         <Route path="inventory" element={<InventoryPage />} />
         <Route path="fairness" element={<FairnessPage />} />
+        {/* a bet's proof inside the app (from the feed, the history, a result sheet), with its header and back */}
+        <Route path="proof/:betId" element={<EmbeddedVerifyPage />} />
         <Route path="deposit" element={<Navigate to={DEPOSIT_REDIRECT} replace />} />
         <Route path="wheel" element={<BonusWheelPage />} />
         <Route path="bonus" element={<BonusWheelPage />} />

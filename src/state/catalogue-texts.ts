@@ -1,7 +1,7 @@
 import { atom, useAtomValue } from 'jotai';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Case } from '../../contract/cases.ts';
+import type { Case, ItemRu } from '../../contract/cases.ts';
 import { casesAtom } from './queries';
 
 /**
@@ -13,21 +13,24 @@ import { casesAtom } from './queries';
 interface Named {
   id: string;
   name: string;
-  ru?: { name: string };
+  ru?: { name: string; gender?: RussianGender };
 }
 
+/** The grammatical gender (or plural) of an item's Russian name: the i18next context of texts carrying it. */
+type RussianGender = NonNullable<ItemRu['gender']>;
+
 interface RussianTexts {
-  items: ReadonlyMap<string, string>;
+  items: ReadonlyMap<string, { name: string; gender?: RussianGender }>;
   cases: ReadonlyMap<string, { name: string; description: string }>;
 }
 
 /** Russian names by id, from the cached catalogue (GET /cases). */
 const russianTextsAtom = atom((get): RussianTexts => {
-  const items = new Map<string, string>();
+  const items = new Map<string, { name: string; gender?: RussianGender }>();
   const cases = new Map<string, { name: string; description: string }>();
   for (const c of get(casesAtom).data ?? []) {
     cases.set(c.id, c.ru);
-    for (const entry of c.items) if (entry.item.ru) items.set(entry.item.id, entry.item.ru.name);
+    for (const entry of c.items) if (entry.item.ru) items.set(entry.item.id, entry.item.ru);
   }
   return { items, cases };
 });
@@ -35,6 +38,12 @@ const russianTextsAtom = atom((get): RussianTexts => {
 export interface CatalogueTexts {
   /** an item's name in the interface language */
   itemName: (item: Named) => string;
+  /**
+   * The i18next context a text carrying the item's name takes in the interface language: the Russian name's
+   * gender or plural ('m', 'f', 'n', 'p'); undefined in English (and for an item of unknown gender, which
+   * then reads the neutral base text).
+   */
+  itemGender: (item: Named) => RussianGender | undefined;
   /** a case's name in the interface language */
   caseName: (box: Named) => string;
   /** a case's description in the interface language */
@@ -46,7 +55,11 @@ export function useCatalogueTexts(): CatalogueTexts {
   const russian = i18n.resolvedLanguage === 'ru';
   const texts = useAtomValue(russianTextsAtom);
   const itemName = useCallback(
-    (item: Named) => (russian ? (item.ru?.name ?? texts.items.get(item.id) ?? item.name) : item.name),
+    (item: Named) => (russian ? (item.ru?.name ?? texts.items.get(item.id)?.name ?? item.name) : item.name),
+    [russian, texts],
+  );
+  const itemGender = useCallback(
+    (item: Named) => (russian ? (item.ru?.gender ?? texts.items.get(item.id)?.gender) : undefined),
     [russian, texts],
   );
   const caseName = useCallback(
@@ -60,5 +73,8 @@ export function useCatalogueTexts(): CatalogueTexts {
         : box.description,
     [russian, texts],
   );
-  return useMemo(() => ({ itemName, caseName, caseDescription }), [itemName, caseName, caseDescription]);
+  return useMemo(
+    () => ({ itemName, itemGender, caseName, caseDescription }),
+    [itemName, itemGender, caseName, caseDescription],
+  );
 }

@@ -26,6 +26,8 @@ export const queryKeys = {
   history: ['cases', 'history'],
   /** one page of the history (under 'history': refreshing the history refreshes it too) */
   historyPage: (page: number, limit: number) => ['cases', 'history', page, limit] as const,
+  /** one page of GET /fairness/history, every kind of bet (under 'history': an opening refreshes it too) */
+  betHistoryPage: (page: number, limit: number) => ['cases', 'history', 'bets', page, limit] as const,
   /** GET /fairness: the player's seed pair */
   fairness: ['fairness'],
   /** GET /fairness/bets/{id}: a bet's public proof, and its recomputation in the browser */

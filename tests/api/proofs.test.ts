@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseResponse, OpenMultipleResponse, RotateResponse } from '../../contract/cases.ts';
+import type { Battle, BattleSeatResponse } from '../../contract/battles.ts';
+import type {
+  CaseResponse,
+  FairnessState,
+  OpenMultipleResponse,
+  RotateResponse,
+  SetClientSeedResponse,
+} from '../../contract/cases.ts';
 import type { ApiError } from '../../contract/common.ts';
 import type {
   BetHistoryResponse,
@@ -171,5 +178,98 @@ describe('public proofs', () => {
     const table = await server.call<ApiError>('GET', `/fairness/tables/${'0'.repeat(64)}`);
     expect(table).toMatchObject({ status: 404, body: { code: 'TABLE_NOT_FOUND' } });
     expect((await server.call('GET', '/fairness/tables/nothex')).status).toBe(400);
+  });
+});
+
+describe('the bet history of every game and the seed a new client seed retires', () => {
+  let games: TestServer;
+  beforeAll(async () => {
+    games = await startServer({ env: { BATTLE_ROUND_MS: '0', GAMES_SWEEP_MS: '100' } });
+  });
+  afterAll(async () => {
+    await games.close();
+  });
+
+  it('lists openings, upgrades and battle seats together, each with what its proof needs', async () => {
+    const userId = 850101;
+    const token = await games.login({ id: userId });
+    await setBalance(games, userId, 100n * TON);
+    await grantItems(games, userId, { cake: 1 });
+    const opened = await games.call<OpenMultipleResponse>('POST', '/cases/open-multiple', {
+      token,
+      body: { caseId: 'starter', amount: 1 },
+    });
+    const { baseChance } = (await games.call<UpgradeConfigResponse>('GET', '/upgrade/config')).body;
+    const upgraded = await games.call<UpgradeRollResponse>('POST', '/upgrade/roll', {
+      token,
+      body: { baseChance, coef: 2, itemId: 'cake' },
+    });
+    const created = await games.call<BattleSeatResponse>('POST', '/battles', {
+      token,
+      body: { format: '1v1', mode: 'normal', caseIds: ['starter', 'starter'] },
+    });
+    expect(created.status).toBe(200);
+    const battleId = created.body.battle.id;
+    expect((await games.call('POST', `/battles/${battleId}/bots`, { token })).status).toBe(200);
+    let battle: Battle | undefined;
+    for (let i = 0; i < 200 && battle?.status !== 'finished'; i++) {
+      battle = (await games.call<{ battle: Battle }>('GET', `/battles/${battleId}`, { token })).body.battle;
+      if (battle.status !== 'finished') await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(battle?.status).toBe('finished');
+
+    const res = await games.call<BetHistoryResponse>('GET', '/fairness/history', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(3);
+    expect(res.body.bets.map((b) => [b.kind, b.betId])).toEqual([
+      ['battle', battleId],
+      ['upgrade', upgraded.body.betId],
+      ['case', opened.body.results[0]!.betId],
+    ]);
+    const [fight, upgrade, opening] = res.body.bets;
+    // an opening names the weight table it was rolled against, in both languages
+    expect(opening!.weightTableHash).toBe(opened.body.results[0]!.proof.weightTableHash);
+    expect(opening!.weightTableHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(opening!.titleRu).toBe('Стартовый');
+    expect(opening!.item?.ru?.gender).toMatch(/^[mfnp]$/);
+    expect(upgrade!.weightTableHash).toBeNull();
+    expect(upgrade!.success).toBe(upgraded.body.success);
+    // a battle: its seed hash, the player's seat seed and number, the outcome and its dearest drop
+    const seat = battle!.seats.find((s) => s.isYou)!;
+    expect(fight).toMatchObject({
+      serverSeedHash: battle!.serverSeedHash,
+      clientSeed: seat.clientSeed,
+      nonce: seat.seat,
+      success: battle!.winnerTeam === seat.team,
+      revealed: true,
+      battle: { format: '1v1', mode: 'normal', rounds: 2 },
+    });
+    const drops = battle!.rolls.filter((r) => r.seat === seat.seat).map((r) => r.item);
+    const dearest = Math.max(...drops.map((i) => Number(i.price)));
+    expect(Number(fight!.item!.price)).toBe(dearest);
+  });
+
+  it('a new client seed for a used pair reveals the retired server seed', async () => {
+    const userId = 850102;
+    const token = await games.login({ id: userId });
+    await setBalance(games, userId, 10n * TON);
+    // an unused pair only takes the new client seed: nothing is retired
+    const fresh = await games.call<SetClientSeedResponse>('PUT', '/fairness/client-seed', {
+      token,
+      body: { clientSeed: 'first-seed' },
+    });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.revealed).toBeUndefined();
+    const before = (await games.call<FairnessState>('GET', '/fairness', { token })).body;
+    await games.call('POST', '/cases/open', { token, body: { caseId: 'starter' } });
+    const changed = await games.call<SetClientSeedResponse>('PUT', '/fairness/client-seed', {
+      token,
+      body: { clientSeed: 'second-seed' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.revealed?.serverSeedHash).toBe(before.serverSeedHash);
+    expect(sha256(changed.body.revealed!.serverSeed)).toBe(before.serverSeedHash);
+    expect(changed.body).toMatchObject({ clientSeed: 'second-seed', nonce: 0 });
+    expect(changed.body.serverSeedHash).not.toBe(before.serverSeedHash);
   });
 });

@@ -20,6 +20,7 @@ interface InventoryEntry {
 }
 interface OpenResult {
   openingId: string;
+  betId: string;
   item: ApiItem;
   proof: { serverSeedHash: string; clientSeed: string; nonce: number; roll: number };
 }
@@ -442,7 +443,7 @@ test('the verifier confirms a real opening after a rotate', async ({ page }) => 
   await expect(page.getByTestId('fairness-nonce')).toHaveText('1');
 
   // before the rotation the seed is secret: nothing to verify with yet
-  const row = page.locator(`[data-testid="history-entry"][data-opening-id="${opened!.openingId}"]`);
+  const row = page.locator(`[data-testid="history-entry"][data-bet-id="${opened!.betId}"]`);
   await expect(row).toContainText(opened!.item.name);
   await expect(row.getByTestId('verify-button')).toBeDisabled();
 
@@ -458,7 +459,8 @@ test('the verifier confirms a real opening after a rotate', async ({ page }) => 
   const result = row.getByTestId('verify-result');
   await expect(result).toHaveAttribute('data-ok', 'true');
   await expect(result).toContainText('✓ Verified');
-  await expect(result).toContainText(`Roll ${opened!.proof.roll} of`);
+  // numbers read in the interface's locale (English groups thousands with a comma)
+  await expect(result).toContainText(`Roll ${opened!.proof.roll.toLocaleString('en-US')} of`);
   await expect(result).toContainText(`The roll picks ${opened!.item.name}`);
 });
 

@@ -44,43 +44,101 @@ function launchHash(user: LaunchUser): string {
  * Makes every page of the context a Telegram WebView: the client's bridge takes the app's calls and
  * answers the viewport request as Telegram would. The interface language is fixed with `lang`.
  */
-async function actAsTelegram(context: BrowserContext, lang: 'en' | 'ru' = 'en'): Promise<void> {
-  await context.addInitScript((language) => {
-    localStorage.setItem('lang', language);
-    interface Bridge {
-      TelegramWebviewProxy?: { postEvent(type: string, data: string): void };
-      Telegram?: { WebView?: { receiveEvent?: (type: string, data: unknown) => void } };
-    }
-    const w = window as unknown as Bridge;
-    w.TelegramWebviewProxy = {
-      postEvent(type) {
-        if (type !== 'web_app_request_viewport') return;
-        setTimeout(() =>
-          w.Telegram?.WebView?.receiveEvent?.('viewport_changed', {
-            height: window.innerHeight,
-            width: window.innerWidth,
-            is_expanded: true,
-            is_state_stable: true,
-          }),
-        );
-      },
-    };
-  }, lang);
+async function actAsTelegram(
+  context: BrowserContext,
+  lang: 'en' | 'ru' | null = 'en',
+  insets: SafeAreas = NO_INSETS,
+): Promise<void> {
+  await context.addInitScript(
+    ({ language, insets }) => {
+      if (language) localStorage.setItem('lang', language);
+      interface Bridge {
+        TelegramWebviewProxy?: { postEvent(type: string, data: string): void };
+        Telegram?: { WebView?: { receiveEvent?: (type: string, data: unknown) => void } };
+        __telegramEvents?: { type: string; data: string }[];
+      }
+      const w = window as unknown as Bridge;
+      // what the app asked of Telegram, in order (its back button's state, for one)
+      w.__telegramEvents = [];
+      w.TelegramWebviewProxy = {
+        postEvent(type, data) {
+          w.__telegramEvents!.push({ type, data });
+          // the device's safe area and Telegram's own controls' (fullscreen), as Telegram reports them
+          if (type === 'web_app_request_safe_area')
+            setTimeout(() => w.Telegram?.WebView?.receiveEvent?.('safe_area_changed', insets.device));
+          if (type === 'web_app_request_content_safe_area')
+            setTimeout(() =>
+              w.Telegram?.WebView?.receiveEvent?.('content_safe_area_changed', insets.content),
+            );
+          if (type !== 'web_app_request_viewport') return;
+          setTimeout(() =>
+            w.Telegram?.WebView?.receiveEvent?.('viewport_changed', {
+              height: window.innerHeight,
+              width: window.innerWidth,
+              is_expanded: true,
+              is_state_stable: true,
+            }),
+          );
+        },
+      };
+    },
+    { language: lang, insets },
+  );
 }
 
-/** A player: a browser context acting as Telegram, signed in as `user` on `server`, at `path`. */
+interface Insets {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/** Safe areas Telegram reports: the device's (notch, home bar) and the content's (its own fullscreen controls). */
+export interface SafeAreas {
+  device: Insets;
+  content: Insets;
+}
+
+const NO_INSETS: SafeAreas = {
+  device: { top: 0, bottom: 0, left: 0, right: 0 },
+  content: { top: 0, bottom: 0, left: 0, right: 0 },
+};
+
+/**
+ * A player: a browser context acting as Telegram, signed in as `user` on `server`, at `path`. `lang` is the
+ * language the player chose earlier (null: none yet, the launch data's `language_code` decides); `insets`
+ * the safe areas Telegram reports.
+ */
 export async function openAs(
   context: BrowserContext,
   server: TestServer,
   user: LaunchUser,
   path: string,
-  lang: 'en' | 'ru' = 'en',
+  lang: 'en' | 'ru' | null = 'en',
+  insets: SafeAreas = NO_INSETS,
 ): Promise<Page> {
-  await actAsTelegram(context, lang);
+  await actAsTelegram(context, lang, insets);
   const page = await context.newPage();
   await page.goto(`${server.baseUrl}${path}#${launchHash(user)}`);
   await page.waitForFunction(() => localStorage.getItem('token') !== null);
   return page;
+}
+
+/** Whether the app shows Telegram's own back button now (its last web_app_setup_back_button). */
+export async function telegramBackShown(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const events = (window as { __telegramEvents?: { type: string; data: string }[] }).__telegramEvents ?? [];
+    const last = events.filter((e) => e.type === 'web_app_setup_back_button').at(-1);
+    return last ? (JSON.parse(last.data) as { is_visible?: boolean }).is_visible === true : false;
+  });
+}
+
+/** Presses Telegram's back button, as the client reports it to the Mini App. */
+export async function pressTelegramBack(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as { Telegram?: { WebView?: { receiveEvent?: (type: string, data: unknown) => void } } };
+    w.Telegram?.WebView?.receiveEvent?.('back_button_pressed', {});
+  });
 }
 
 /** The session token the app signed in with (for reading the API as that player). */

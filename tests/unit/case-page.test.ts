@@ -10,6 +10,7 @@ import {
   totalPrice,
 } from '../../src/features/case/model.ts';
 import { CASE_TABS, casesOfTab } from '../../src/features/cases/tabs.ts';
+import { i18n } from '../../src/i18n/index.ts';
 
 function item(id: string, price: string, rarity: Item['rarity'] = 'common'): Item {
   return { id, name: id, price, imageUrl: `/assets/items/${id}.svg`, imageBase64: null, rarity };
@@ -88,13 +89,19 @@ describe('odds disclosure', () => {
     expect(sortForDisplay(list).map((e) => e.item.id)).toEqual(['b', 'c', 'a']);
   });
 
-  it('formats chances as percents', () => {
+  it('formats chances as percents in the interface language', async () => {
+    await i18n.changeLanguage('en');
     expect(formatChance(0.9)).toBe('90%');
     expect(formatChance(0.125)).toBe('12.5%');
     expect(formatChance(0.0125)).toBe('1.25%');
     expect(formatChance(0.0005)).toBe('0.05%');
     expect(formatChance(0.00001)).toBe('<0.01%');
-    expect(formatChance(0)).toBe('0%');
+    // the same chances in Russian: a decimal comma and a non-breaking space before the sign, as Intl has it
+    await i18n.changeLanguage('ru');
+    expect(formatChance(0.125)).toBe('12,5\u00a0%');
+    expect(formatChance(0.0005)).toBe('0,05\u00a0%');
+    expect(formatChance(0.00001)).toBe('<0,01\u00a0%');
+    expect(formatChance(0)).toBe('0\u00a0%');
   });
 });
 

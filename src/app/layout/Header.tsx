@@ -65,7 +65,7 @@ export const Header = memo(function Header({ showBack, onBack }: HeaderProps) {
           {user ? (
             <>
               <Avatar src={user.photoUrl} name={user.firstName} size={34} />
-              <span className="header__name" data-testid="header-name">
+              <span className="header__name" data-testid="header-name" dir="auto">
                 {user.firstName}
               </span>
               <span className="visually-hidden">{t('header.openProfile')}</span>

@@ -8,11 +8,11 @@ import { TabBar } from './TabBar';
 import './layout.css';
 
 /** Screens reached from another screen rather than from the tab bar. */
-const BACK_PATHS = ['/inventory', '/fairness'];
+const BACK_PATHS = ['/inventory', '/fairness', '/proof'];
 
 /**
  * Paths with a back button: Telegram's own inside Telegram, the header's elsewhere. A case page, the
- * inventory and the fairness page.
+ * inventory, the fairness page and a bet's proof.
  */
 function hasBackButton(pathname: string): boolean {
   return (

@@ -225,7 +225,7 @@ function CreatePanel({ onCreated }: { onCreated: (id: string) => void }) {
               type="button"
               className="battle__picked-case"
               onClick={() => setPicked((p) => p.filter((_, k) => k !== i))}
-              aria-label={t('battle.removeCase', { name: byId.get(id)?.name ?? id })}
+              aria-label={t('battle.removeCase', { name: byId.has(id) ? caseName(byId.get(id)!) : id })}
             >
               <ArtImage src={byId.get(id)?.imageUrl ?? ''} className="battle__picked-art" />
             </button>

@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { Link, useParams } from 'react-router';
 import { battleReelHeight, type BattleCase, type BattleReelScenePlan } from '../../../scenes/battle-reel';
 import type { Battle, BattleSeat } from '../../../contract/battles.ts';
@@ -225,6 +226,7 @@ function SeatColumn(props: {
 }) {
   const { battle, seat, quick, won, shown, onLanded, canJoin, onJoin } = props;
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const [reelRef, width] = useElementWidth<HTMLDivElement>();
   const reducedMotion = usePrefersReducedMotion();
   const round = battle.revealedRounds;
@@ -313,7 +315,7 @@ function SeatColumn(props: {
       </div>
       <ul className="battle__drops" data-testid={`battle-drops-${seat.seat}`}>
         {drops.map((d) => (
-          <li key={d.round} className="battle__drop" data-item={d.item.id} title={d.item.name}>
+          <li key={d.round} className="battle__drop" data-item={d.item.id} title={itemName(d.item)}>
             <ArtImage src={d.item.imageUrl} className="battle__drop-art" />
             <span>{formatTon(d.item.price)}</span>
           </li>

@@ -4,6 +4,7 @@ import type { CaseItem } from '../../../contract/cases.ts';
 import { formatTon } from '../../lib/format';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { TonIcon } from '../../lib/ui/TonIcon';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { expectedValue, formatChance, sortForDisplay } from './model';
 
 /**
@@ -12,6 +13,7 @@ import { expectedValue, formatChance, sortForDisplay } from './model';
  */
 export function CaseItems({ items }: { items: readonly CaseItem[] }) {
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const sorted = useMemo(() => sortForDisplay(items), [items]);
   const ev = useMemo(() => expectedValue(items), [items]);
 
@@ -54,7 +56,7 @@ export function CaseItems({ items }: { items: readonly CaseItem[] }) {
                 <span className="case-item__art">
                   <ArtImage src={entry.item.imageUrl} />
                 </span>
-                <span className="case-item__name">{entry.item.name}</span>
+                <span className="case-item__name">{itemName(entry.item)}</span>
                 <span className="case-item__price">
                   <TonIcon size={12} />
                   {formatTon(entry.item.price, 1)}

@@ -1,7 +1,7 @@
 import type { CaseItem, Item, OpenResult, Rarity } from '../../../contract/cases.ts';
 import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
 import { parseTon, tryParseTon } from '../../../contract/money.ts';
-import { formatTon } from '../../lib/format';
+import { formatPercent, formatTon } from '../../lib/format';
 
 /** How many copies can be opened at once (spec §9: x1, x2, x3). */
 export const COUNTS = [1, 2, 3] as const;
@@ -40,13 +40,15 @@ export function expectedValue(items: readonly CaseItem[]): bigint {
   return items.reduce((sum, entry) => sum + BigInt(entry.weight) * parseTon(entry.item.price), 0n) / total;
 }
 
-/** A drop chance (a fraction) as a percent: '12.5%', '1.25%', '0.05%', '<0.01%'. */
+/**
+ * A drop chance (a fraction) as a percent in the interface's locale: '12.5%', '1.25%', '0.05%', '<0.01%'
+ * (Russian: '12,5 %', '<0,01 %').
+ */
 export function formatChance(fraction: number): string {
-  const percent = Math.max(fraction, 0) * 100;
-  if (percent === 0) return '0%';
-  if (percent < 0.01) return '<0.01%';
-  const text = percent >= 10 ? percent.toFixed(1) : percent.toFixed(2);
-  return `${text.replace(/\.?0+$/, '')}%`;
+  const value = Math.max(fraction, 0);
+  if (value === 0) return formatPercent(0);
+  if (value < 0.0001) return `<${formatPercent(0.0001, 2)}`;
+  return formatPercent(value, value >= 0.1 ? 1 : 2);
 }
 
 function roulettePiece(item: Item, weight: number): RouletteItem {

@@ -3,9 +3,10 @@ import type {
   Case,
   CaseResponse,
   FairnessState,
-  HistoryResponse,
   RotateResponse,
+  SetClientSeedResponse,
 } from '../../../contract/cases.ts';
+import type { BetHistoryResponse, BetProof } from '../../../contract/fairness.ts';
 import { api } from '../../api';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
@@ -19,19 +20,34 @@ export const fairnessAtom = atomWithQuery(() => ({
   queryFn: () => api.request<FairnessState>('/fairness'),
 }));
 
-/** GET /cases/history?page=1&limit=20 → the newest openings with their proofs (and seeds once revealed). */
-export const recentOpeningsAtom = atomWithQuery(() => ({
-  queryKey: queryKeys.historyPage(1, HISTORY_LIMIT),
-  queryFn: () => api.request<HistoryResponse>('/cases/history', { query: { page: 1, limit: HISTORY_LIMIT } }),
+/**
+ * GET /fairness/history?page=1&limit=20 → the newest bets of every kind (openings, upgrades, battles), read
+ * afresh whenever the page is shown: a bet made a moment ago on another screen is listed.
+ */
+export const betHistoryAtom = atomWithQuery(() => ({
+  queryKey: queryKeys.betHistoryPage(1, HISTORY_LIMIT),
+  queryFn: () =>
+    api.request<BetHistoryResponse>('/fairness/history', { query: { page: 1, limit: HISTORY_LIMIT } }),
+  refetchOnMount: 'always' as const,
 }));
 
-/** PUT /fairness/client-seed: applies from the next roll (a used pair is revealed and replaced). */
-async function saveClientSeed(clientSeed: string): Promise<FairnessState> {
-  const state = await api.request<FairnessState>('/fairness/client-seed', {
+/** GET /fairness/bets/{id}: a bet's public proof, through the one client and its cache. */
+export function fetchBetProof(betId: string): Promise<BetProof> {
+  return queryClient.fetchQuery({
+    queryKey: queryKeys.publicBet(betId),
+    queryFn: () => api.request<BetProof>(`/fairness/bets/${encodeURIComponent(betId)}`),
+    staleTime: 0,
+  });
+}
+
+/** PUT /fairness/client-seed: applies from the next roll (a used pair is retired: its seed is revealed). */
+async function saveClientSeed(clientSeed: string): Promise<SetClientSeedResponse> {
+  const state = await api.request<SetClientSeedResponse>('/fairness/client-seed', {
     method: 'PUT',
     body: { clientSeed },
   });
-  queryClient.setQueryData(queryKeys.fairness, state);
+  const { revealed: _revealed, ...current } = state;
+  queryClient.setQueryData<FairnessState>(queryKeys.fairness, current);
   await queryClient.invalidateQueries({ queryKey: queryKeys.history });
   return state;
 }
@@ -45,7 +61,7 @@ async function rotateSeed(): Promise<RotateResponse> {
 }
 
 /** Saving the client seed (PUT /fairness/client-seed): its pending flag, answer and failure. */
-export const saveClientSeedAtom = atomWithMutation<FairnessState, string, Error>(() => ({
+export const saveClientSeedAtom = atomWithMutation<SetClientSeedResponse, string, Error>(() => ({
   mutationFn: saveClientSeed,
 }));
 

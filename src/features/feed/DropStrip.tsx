@@ -23,7 +23,7 @@ const DropCard = memo(function DropCard({
   return (
     <li className="drop-card" data-testid="drop-card" data-drop-id={drop.id}>
       <Link
-        to={`/verify/${drop.betId}`}
+        to={`/proof/${drop.betId}`}
         className="drop-card__link"
         data-testid="drop-card-link"
         title={`${drop.user.username}: ${itemName(drop.item)} (${caseName(drop.case)})`}

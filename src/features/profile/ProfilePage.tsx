@@ -50,11 +50,11 @@ export function ProfilePage() {
       <div className="profile__card">
         <Avatar src={user?.photoUrl} name={user?.firstName} size={72} />
         <div className="profile__who">
-          <span className="profile__name" data-testid="profile-name">
+          <span className="profile__name" data-testid="profile-name" dir="auto">
             {fullName || <span className="skeleton profile__name-skeleton" />}
           </span>
           {user?.username && (
-            <span className="profile__username" data-testid="profile-username">
+            <span className="profile__username" data-testid="profile-username" dir="ltr">
               @{user.username}
             </span>
           )}

@@ -3,6 +3,7 @@ import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Achievement, ProfileResponse, RankName } from '../../../contract/users.ts';
+import { formatPercent } from '../../lib/format';
 import { QueryState } from '../../lib/ui/QueryState';
 import { InventoryActionError, InventoryGrid } from '../inventory/InventoryGrid';
 import { useInventoryActions } from '../inventory/useInventoryActions';
@@ -158,7 +159,7 @@ function AchievementsGrid({ achievements }: { achievements: Achievement[] }) {
               {!a.unlocked &&
                 a.progress !== undefined &&
                 a.progress > 0 &&
-                ` · ${Math.floor(a.progress * 100)}%`}
+                ` · ${formatPercent(Math.floor(a.progress * 100) / 100, 0)}`}
             </span>
           </li>
         ))}

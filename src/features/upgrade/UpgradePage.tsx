@@ -41,7 +41,7 @@ import {
   type UpgradeState,
 } from './model';
 import { UpgradeResultSheet } from './UpgradeResultSheet';
-import { UpgradeWheel } from './UpgradeWheel';
+import { chanceLabel, UpgradeWheel } from './UpgradeWheel';
 import { PLACEHOLDER_CASES } from './placeholders';
 import './upgrade.css';
 
@@ -58,6 +58,7 @@ const multiplierLabel = (coef: UpgradeMultiplier) => `x${coef}`;
  */
 export function UpgradePage() {
   const { t } = useTranslation();
+  const { itemName } = useCatalogueTexts();
   const navigate = useNavigate();
   const [state, dispatch] = useReducer(upgradeReducer, INITIAL_STATE);
   const config = useAtomValue(upgradeConfigAtom);
@@ -203,7 +204,7 @@ export function UpgradePage() {
           onResult={onResult}
         />
         <p className="upgrade-panel__chance">
-          {t('upgrade.chance')} <strong data-testid="upgrade-chance">{formatChance(chance)}</strong>
+          {t('upgrade.chance')} <strong data-testid="upgrade-chance">{chanceLabel(chance)}</strong>
         </p>
       </div>
 
@@ -318,7 +319,7 @@ export function UpgradePage() {
             <span className="upgrade-repeat__art">
               <ArtImage src={repeatStake.item.imageUrl} />
             </span>
-            <span className="upgrade-repeat__name">{repeatStake.item.name}</span>
+            <span className="upgrade-repeat__name">{itemName(repeatStake.item)}</span>
             <span className="upgrade-repeat__price" data-testid="upgrade-repeat-price">
               <TonIcon size={14} />
               {formatTon(repeatStake.item.price, 2)}
@@ -329,8 +330,11 @@ export function UpgradePage() {
           </div>
           <p className="upgrade-repeat__text">
             {state.answer
-              ? t('upgrade.repeatText', { stake: repeatStake.item.name, target: state.answer.target.name })
-              : t('upgrade.repeatTextNoTarget', { stake: repeatStake.item.name })}
+              ? t('upgrade.repeatText', {
+                  stake: itemName(repeatStake.item),
+                  target: itemName(state.answer.target),
+                })
+              : t('upgrade.repeatTextNoTarget', { stake: itemName(repeatStake.item) })}
           </p>
         </ConfirmDialog>
       )}

@@ -36,7 +36,7 @@ export function UpgradeResultSheet({
   onContinueToProfile,
 }: UpgradeResultSheetProps) {
   const { t } = useTranslation();
-  const { itemName } = useCatalogueTexts();
+  const { itemName, itemGender } = useCatalogueTexts();
   const titleId = useId();
   const firstAction = useRef<HTMLButtonElement>(null);
   const success = outcome === 'success';
@@ -71,11 +71,17 @@ export function UpgradeResultSheet({
 
   let text: string;
   if (success && answer)
+    // Russian agrees with the stake: "Свеча превратилась…", "Золотые часы превратились…"
     text = t('upgrade.result.successText', {
       stake: itemName(answer.stake),
       target: itemName(answer.target),
+      context: itemGender(answer.stake),
     });
-  else if (answer) text = t('upgrade.result.failureText', { stake: itemName(answer.stake) });
+  else if (answer)
+    text = t('upgrade.result.failureText', {
+      stake: itemName(answer.stake),
+      context: itemGender(answer.stake),
+    });
   else text = error ?? t('upgrade.result.error');
 
   return (
@@ -157,9 +163,20 @@ export function UpgradeResultSheet({
             {t('upgrade.result.continue')}
           </button>
         </div>
-        <Link to="/inventory" className="upgrade-sheet__link" data-testid="upgrade-to-inventory">
-          {t('upgrade.result.toInventory')}
-        </Link>
+        <div className="upgrade-sheet__links">
+          <Link to="/inventory" className="upgrade-sheet__link" data-testid="upgrade-to-inventory">
+            {t('upgrade.result.toInventory')}
+          </Link>
+          {answer && (
+            <Link
+              to={`/proof/${answer.betId}`}
+              className="upgrade-sheet__link upgrade-sheet__proof"
+              data-testid="upgrade-proof-link"
+            >
+              {t('proofs.open')} · <span translate="no">{answer.betId}</span>
+            </Link>
+          )}
+        </div>
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatPercent } from '../../lib/format';
 import {
   chanceWheelConfig,
   formatChance,
@@ -27,6 +28,14 @@ interface UpgradeWheelProps {
 }
 
 /**
+ * The chance as the wheel and the panel show it: percent with 1 decimal (rounded as the scene rounds it), in
+ * the interface's locale ("26.0%", "26,0 %").
+ */
+export function chanceLabel(chance: number): string {
+  return formatPercent(Number.parseFloat(formatChance(chance)) / 100, 1, true);
+}
+
+/**
  * The result panel's chance wheel (spec §4): the chance in the centre as percent with 1 decimal, a 5 s roll
  * to the server's answer, green on success, red on failure, blue while neutral. Ticks click and buzz.
  */
@@ -38,7 +47,7 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
   const size = Math.min(width, MAX_WHEEL_PX);
   const resolution = sceneResolution();
   const [failed, setFailed] = useState(false);
-  const label = formatChance(chance);
+  const label = chanceLabel(chance);
   const rolling = rolled !== null;
 
   // one result per roll, whichever of the wheel, the fallback and the watchdog says so first

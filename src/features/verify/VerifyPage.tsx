@@ -2,13 +2,18 @@ import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import type { BetProof } from '../../../contract/fairness.ts';
 import { TWO_POW_52 } from '../../lib/fair';
-import { fetchWeightTable, publicBetAtom, publicBetCheckAtom } from './queries';
+import { formatInteger, formatNumber } from '../../lib/format';
+import { useCatalogueTexts } from '../../state/catalogue-texts';
+import { copyText } from '../wallet/clipboard';
+import { fetchPublicBet, fetchWeightTable, publicBetAtom, publicBetCheckAtom } from './queries';
 import { compute, type Computation, type Game } from './recompute';
 import './verify.css';
 
 function Steps({ result, game }: { result: Computation; game: Game }) {
   const { t } = useTranslation();
+  const entryName = useEntryName(game);
   const { steps } = result;
   return (
     <ol className="verify-steps" data-testid="verify-steps">
@@ -47,8 +52,8 @@ function Steps({ result, game }: { result: Computation; game: Game }) {
           <strong>{t('verify.stepThreshold')}</strong>
           <span className="verify-mono">
             {steps.roll} × {game.denominator} {result.success ? '<' : '≥'} {game.numerator} × 2^52 (
-            {(steps.roll / TWO_POW_52).toFixed(8)} {result.success ? '<' : '≥'}{' '}
-            {(Number(game.numerator) / Number(game.denominator)).toFixed(8)})
+            {formatNumber(steps.roll / TWO_POW_52, 8, 8)} {result.success ? '<' : '≥'}{' '}
+            {formatNumber(Number(game.numerator) / Number(game.denominator), 8, 8)})
           </span>
           <span data-testid="verify-outcome">{result.success ? t('verify.success') : t('verify.fail')}</span>
         </li>
@@ -61,14 +66,14 @@ function Steps({ result, game }: { result: Computation; game: Game }) {
                 <span className="verify-mono">
                   [{row.from}, {row.to})
                 </span>{' '}
-                {row.name ?? row.itemId}
+                {entryName(row.itemId, row.name)}
                 {i === result.picked ? ` ← ${t('verify.picked')}` : ''}
               </li>
             ))}
           </ul>
           <span data-testid="verify-outcome">
             {result.picked !== null
-              ? (result.walk[result.picked]!.name ?? result.walk[result.picked]!.itemId)
+              ? entryName(result.walk[result.picked]!.itemId, result.walk[result.picked]!.name)
               : ''}
           </span>
         </li>
@@ -78,8 +83,9 @@ function Steps({ result, game }: { result: Computation; game: Game }) {
 }
 
 /** The proof of one bet by its public id, recomputed here. */
-function BetVerification({ betId }: { betId: string }) {
+function BetVerification({ betId, onFill }: { betId: string; onFill: (bet: BetProof) => void }) {
   const { t } = useTranslation();
+  const { itemName, caseName } = useCatalogueTexts();
   const proof = useAtomValue(publicBetAtom(betId));
   const bet = proof.data;
   const check = useAtomValue(publicBetCheckAtom(betId));
@@ -91,8 +97,8 @@ function BetVerification({ betId }: { betId: string }) {
     <section className="verify-card" data-testid="verify-bet">
       <h2 className="verify-card__title">
         {bet.kind === 'case'
-          ? t('verify.caseBet', { name: bet.case.name })
-          : t('verify.upgradeBet', { stake: bet.stake.name, target: bet.target.name })}
+          ? t('verify.caseBet', { name: caseName(bet.case) })
+          : t('verify.upgradeBet', { stake: itemName(bet.stake), target: itemName(bet.target) })}
       </h2>
       <dl className="verify-fields">
         <dt>{t('verify.betId')}</dt>
@@ -110,10 +116,36 @@ function BetVerification({ betId }: { betId: string }) {
         <dt>{t('verify.recorded')}</dt>
         <dd data-testid="verify-recorded">
           {bet.kind === 'case'
-            ? `${bet.item.name} (roll ${bet.roll} / ${bet.totalWeight})`
-            : `${bet.success ? t('verify.success') : t('verify.fail')} (${bet.rolled} vs ${bet.chanceNumerator}/${bet.chanceDenominator})`}
+            ? t('proofs.recordedCase', {
+                item: itemName(bet.item),
+                roll: formatInteger(bet.roll),
+                total: formatInteger(bet.totalWeight),
+              })
+            : t('proofs.recordedUpgrade', {
+                outcome: bet.success ? t('verify.success') : t('verify.fail'),
+                rolled: formatNumber(bet.rolled, 8),
+                chance: `${bet.chanceNumerator}/${bet.chanceDenominator}`,
+              })}
         </dd>
+        {bet.kind === 'case' && bet.weightTable && (
+          <>
+            <dt>{t('verify.tableHash')}</dt>
+            <dd>
+              <CopyHash hash={bet.weightTable.hash} />
+            </dd>
+          </>
+        )}
       </dl>
+      {bet.serverSeed && (
+        <button
+          type="button"
+          className="verify-fill"
+          onClick={() => onFill(bet)}
+          data-testid="verify-fill-from-bet"
+        >
+          {t('proofs.fillForm')}
+        </button>
+      )}
       {!bet.serverSeed ? (
         <p className="verify-note" data-testid="verify-unrevealed">
           {t('verify.unrevealed')}
@@ -138,19 +170,76 @@ function BetVerification({ betId }: { betId: string }) {
   );
 }
 
+/** A public bet id as the server issues them (contract/fairness.ts BET_ID_PATTERN). */
+const BET_ID = /^[A-Za-z0-9_-]{8,32}$/;
+
+/** The paste form's values, as typed or as filled from a bet's proof. */
+interface PasteValues {
+  betId: string;
+  serverSeed: string;
+  clientSeed: string;
+  nonce: string;
+  kind: 'case' | 'upgrade';
+  tableHash: string;
+  numerator: string;
+  denominator: string;
+}
+
+const EMPTY_VALUES: PasteValues = {
+  betId: '',
+  serverSeed: '',
+  clientSeed: '',
+  nonce: '0',
+  kind: 'case',
+  tableHash: '',
+  numerator: '',
+  denominator: '',
+};
+
+/** The form's values for a bet: its seeds, nonce, and its table hash or its chance. */
+function valuesOf(bet: BetProof): PasteValues {
+  return {
+    betId: bet.betId,
+    serverSeed: bet.serverSeed ?? '',
+    clientSeed: bet.clientSeed,
+    nonce: String(bet.nonce),
+    kind: bet.kind,
+    tableHash: bet.kind === 'case' ? (bet.weightTable?.hash ?? '') : '',
+    numerator: bet.kind === 'upgrade' ? bet.chanceNumerator : '',
+    denominator: bet.kind === 'upgrade' ? bet.chanceDenominator : '',
+  };
+}
+
 /** Paste seeds and a case's table hash or an upgrade's chance, and see the roll computed step by step. */
-function PasteForm() {
+function PasteForm({ initial }: { initial: PasteValues }) {
   const { t } = useTranslation();
-  const [serverSeed, setServerSeed] = useState('');
-  const [clientSeed, setClientSeed] = useState('');
-  const [nonce, setNonce] = useState('0');
-  const [kind, setKind] = useState<'case' | 'upgrade'>('case');
-  const [tableHash, setTableHash] = useState('');
-  const [numerator, setNumerator] = useState('');
-  const [denominator, setDenominator] = useState('');
+  const [values, setValues] = useState<PasteValues>(initial);
+  const { serverSeed, clientSeed, nonce, kind, tableHash, numerator, denominator } = values;
+  const set = (patch: Partial<PasteValues>) => setValues((v) => ({ ...v, ...patch }));
+  const [filling, setFilling] = useState<'idle' | 'busy' | 'unknown' | 'secret'>(
+    initial.betId && !initial.serverSeed ? 'secret' : 'idle',
+  );
   const [state, setState] = useState<
     { status: 'idle' | 'busy' } | { status: 'error' } | { status: 'done'; game: Game; result: Computation }
   >({ status: 'idle' });
+
+  // fills every field from a bet's public proof: its seeds, its nonce, its table hash or its chance
+  const fill = async () => {
+    const id = values.betId.trim();
+    if (!BET_ID.test(id)) {
+      setFilling('unknown');
+      return;
+    }
+    setFilling('busy');
+    try {
+      const bet = await fetchPublicBet(id);
+      setValues(valuesOf(bet));
+      setState({ status: 'idle' });
+      setFilling(bet.serverSeed ? 'idle' : 'secret');
+    } catch {
+      setFilling('unknown');
+    }
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -178,13 +267,45 @@ function PasteForm() {
       <h2 id="verify-form-title" className="verify-card__title">
         {t('verify.formTitle')}
       </h2>
+      <div className="verify-form verify-fill-row">
+        <label>
+          {t('proofs.fillLabel')}
+          <input
+            name="betId"
+            value={values.betId}
+            onChange={(e) => set({ betId: e.target.value })}
+            spellCheck={false}
+            autoComplete="off"
+            data-testid="verify-fill-id"
+          />
+        </label>
+        <button
+          type="button"
+          className="verify-fill"
+          disabled={filling === 'busy' || values.betId.trim() === ''}
+          onClick={() => void fill()}
+          data-testid="verify-fill"
+        >
+          {t('proofs.fill')}
+        </button>
+        {filling === 'unknown' && (
+          <p className="verify-bad" role="alert">
+            {t('verify.notFound')}
+          </p>
+        )}
+        {filling === 'secret' && (
+          <p className="verify-note" data-testid="verify-fill-secret">
+            {t('verify.unrevealed')}
+          </p>
+        )}
+      </div>
       <form className="verify-form" onSubmit={(e) => void onSubmit(e)}>
         <label>
           {t('verify.serverSeed')}
           <input
             name="serverSeed"
             value={serverSeed}
-            onChange={(e) => setServerSeed(e.target.value)}
+            onChange={(e) => set({ serverSeed: e.target.value })}
             required
           />
         </label>
@@ -193,7 +314,7 @@ function PasteForm() {
           <input
             name="clientSeed"
             value={clientSeed}
-            onChange={(e) => setClientSeed(e.target.value)}
+            onChange={(e) => set({ clientSeed: e.target.value })}
             required
           />
         </label>
@@ -204,13 +325,18 @@ function PasteForm() {
             inputMode="numeric"
             pattern="\d+"
             value={nonce}
-            onChange={(e) => setNonce(e.target.value)}
+            onChange={(e) => set({ nonce: e.target.value })}
             required
           />
         </label>
         <fieldset className="verify-kind">
           <label>
-            <input type="radio" name="kind" checked={kind === 'case'} onChange={() => setKind('case')} />
+            <input
+              type="radio"
+              name="kind"
+              checked={kind === 'case'}
+              onChange={() => set({ kind: 'case' })}
+            />
             {t('verify.kindCase')}
           </label>
           <label>
@@ -218,7 +344,7 @@ function PasteForm() {
               type="radio"
               name="kind"
               checked={kind === 'upgrade'}
-              onChange={() => setKind('upgrade')}
+              onChange={() => set({ kind: 'upgrade' })}
             />
             {t('verify.kindUpgrade')}
           </label>
@@ -229,7 +355,7 @@ function PasteForm() {
             <input
               name="tableHash"
               value={tableHash}
-              onChange={(e) => setTableHash(e.target.value)}
+              onChange={(e) => set({ tableHash: e.target.value })}
               required
             />
           </label>
@@ -240,7 +366,7 @@ function PasteForm() {
               <input
                 name="numerator"
                 value={numerator}
-                onChange={(e) => setNumerator(e.target.value)}
+                onChange={(e) => set({ numerator: e.target.value })}
                 required
               />
             </label>
@@ -249,7 +375,7 @@ function PasteForm() {
               <input
                 name="denominator"
                 value={denominator}
-                onChange={(e) => setDenominator(e.target.value)}
+                onChange={(e) => set({ denominator: e.target.value })}
                 required
               />
             </label>
@@ -269,10 +395,40 @@ function PasteForm() {
   );
 }
 
-/** /verify and /verify/:betId: public, no sign-in; everything is recomputed in this browser. */
-export function VerifyPage() {
+/**
+ * /verify and /verify/:betId: public, no sign-in; everything is recomputed in this browser. Inside the app
+ * the same proof opens at /proof/:betId (`embedded`), under the app's header with its back button.
+ */
+export function VerifyPage({ embedded = false }: { embedded?: boolean }) {
   const { t } = useTranslation();
   const { betId } = useParams();
+  // "fill the form from this bet": the form starts over with the bet's values
+  const [filled, setFilled] = useState<{ values: PasteValues; n: number }>({ values: EMPTY_VALUES, n: 0 });
+  const onFill = (bet: BetProof) => {
+    setFilled((f) => ({ values: valuesOf(bet), n: f.n + 1 }));
+    requestAnimationFrame(() =>
+      document.getElementById('verify-form-title')?.scrollIntoView({ block: 'start', behavior: 'smooth' }),
+    );
+  };
+  const body = (
+    <>
+      {betId ? <BetVerification betId={betId} onFill={onFill} /> : null}
+      <PasteForm key={filled.n} initial={filled.values} />
+    </>
+  );
+  if (embedded) {
+    return (
+      <section className="screen verify-page verify-page--embedded" data-testid="proof-page">
+        <h1 className="screen__title">{t('verify.title')}</h1>
+        {body}
+        {betId ? (
+          <a className="verify-share" href={`/verify/${betId}`} data-testid="proof-public-link">
+            {t('proofs.publicLink')}
+          </a>
+        ) : null}
+      </section>
+    );
+  }
   return (
     <main className="verify-page">
       <header className="verify-page__header">
@@ -285,8 +441,41 @@ export function VerifyPage() {
           {betId ? <Link to="/verify">{t('verify.formLink')}</Link> : null}
         </nav>
       </header>
-      {betId ? <BetVerification betId={betId} /> : null}
-      <PasteForm />
+      {body}
     </main>
+  );
+}
+
+/** The name of a weight table's entry in the interface language (the catalogue's, else the table's own). */
+function useEntryName(game: Game): (itemId: string, name: string | null | undefined) => string {
+  const { i18n } = useTranslation();
+  const { itemName } = useCatalogueTexts();
+  const russian = i18n.resolvedLanguage === 'ru';
+  const table = game.kind === 'case' ? game.table : null;
+  return (itemId, name) => {
+    const entry = table?.entries.find((e) => e.itemId === itemId);
+    if (russian && entry?.nameRu) return entry.nameRu;
+    return itemName({ id: itemId, name: name ?? itemId });
+  };
+}
+
+/** A weight table's hash with a copy button. */
+function CopyHash({ hash }: { hash: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="verify-hash">
+      <code className="verify-mono" data-testid="verify-table-hash">
+        {hash}
+      </code>
+      <button
+        type="button"
+        className="verify-copy"
+        onClick={() => void copyText(hash).then(setCopied)}
+        data-testid="verify-table-hash-copy"
+      >
+        {copied ? t('proofs.copied') : t('proofs.copy')}
+      </button>
+    </span>
   );
 }

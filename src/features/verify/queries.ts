@@ -82,6 +82,15 @@ export function publicBetCheckAtom(betId: string): BetCheckAtom {
   return found;
 }
 
+/** GET /fairness/bets/{id}, once (the paste form fills itself from it); a failure is shown at once. */
+export function fetchPublicBet(betId: string): Promise<BetProof> {
+  return queryClient.fetchQuery({
+    queryKey: queryKeys.publicBet(betId),
+    queryFn: () => publicGet<BetProof>(`/fairness/bets/${encodeURIComponent(betId)}`),
+    retry: false,
+  });
+}
+
 /**
  * GET /fairness/tables/{hash} → a weight table, through the one client. A table is named by the hash of
  * its content, so a table fetched never goes stale; a failure is shown at once, not retried.
