@@ -5,7 +5,6 @@ import { Link, useNavigate } from 'react-router';
 import type { InventoryEntry } from '../../../contract/inventory.ts';
 import type { Item } from '../../../contract/cases.ts';
 import type { UpgradeMultiplier, UpgradeRollResponse } from '../../../contract/upgrade.ts';
-import { formatChance } from '../../../scenes/chance-wheel';
 import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes } from '../../lib/haptics';
