@@ -10,3 +10,4 @@ export * from './feed.ts';
 export * from './battles.ts';
 export * from './race.ts';
 export * from './fairness.ts';
+export * from './socket.ts';

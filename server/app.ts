@@ -30,6 +30,7 @@ import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { depositRoutes } from './routes/deposit.ts';
 import { createBus } from './realtime/bus.ts';
 import { depositSocketRoutes } from './realtime/deposits.ts';
+import { appSocketRoutes } from './realtime/app-socket.ts';
 import { dropFeedRoutes } from './realtime/feed.ts';
 import { createPayments } from './payments/index.ts';
 import { tonconnectRoutes } from './routes/tonconnect.ts';
@@ -230,7 +231,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => socketErrors.flush());
   // a socket path asked for as plain HTTP: say that it wants a WebSocket upgrade (426), in JSON
   app.addHook('onRequest', async (request, reply) => {
-    if (request.ws === false && request.routeOptions.url?.startsWith(`${API_PREFIX}/ws/`)) {
+    if (request.ws === false && (request.routeOptions.url === `${API_PREFIX}/ws` || request.routeOptions.url?.startsWith(`${API_PREFIX}/ws/`))) {
       void reply.header('upgrade', 'websocket');
       throw new HttpError(426, 'UPGRADE_REQUIRED', 'This is a WebSocket endpoint: connect with a WebSocket');
     }
@@ -253,6 +254,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       battleRoutes(typed, ctx, battleClock);
       raceRoutes(typed, ctx);
       battleSocketRoutes(typed, ctx.bus, config.socketMessagesPer10s);
+      // the app's one socket (feed, balance, deposits, battles); the three above serve apps loaded before it
+      appSocketRoutes(typed, ctx);
     },
     { prefix: API_PREFIX },
   );

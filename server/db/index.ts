@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations.ts';
 import { lockDirectory, type DirectoryLock } from './lock.ts';
+import { watchLedger, type LedgerWatch } from './ledger-watch.ts';
 
 export { DatabaseLockedError, readLock } from './lock.ts';
 
@@ -16,6 +17,8 @@ export interface OpenedDatabase {
   kind: 'pglite' | 'postgres';
   /** the Postgres connection string, for LISTEN/NOTIFY connections; null on PGlite */
   databaseUrl: string | null;
+  /** Players whose balance a committed transaction changed (every insert into `ledger`, after commit) */
+  ledger: LedgerWatch;
   /** Records where this process serves (in the PGlite directory's lock; nothing on Postgres or in memory). */
   announce(url: string): void;
   close(): Promise<void>;
@@ -58,6 +61,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
   let db: Db;
   let kind: OpenedDatabase['kind'];
   let lock: DirectoryLock | null = null;
+  let ledger: LedgerWatch;
   const log = options.log ?? stderrLog;
   if (options.databaseUrl) {
     const settings = { ...DEFAULT_POOL, ...options.pool };
@@ -79,7 +83,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     // An idle pooled connection that breaks (the server restarts, an administrator terminates it) is
     // reported here and replaced on demand; without a listener the error would end the process.
     pool.on('error', (err) => log.warn({ err }, 'database: an idle connection was lost'));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const watched = watchLedger(new PostgresDialect({ pool }));
+    ledger = watched.watch;
+    db = new Kysely<Database>({ dialect: watched.dialect });
     kind = 'postgres';
   } else {
     if (!options.pgliteDir.startsWith('memory://')) {
@@ -90,7 +96,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
       const pglite = await PGlite.create(options.pgliteDir, {
         parsers: { [pgliteTypes.INT8]: (v: string) => BigInt(v) },
       });
-      db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+      const watched = watchLedger(new PGliteDialect(pglite));
+      ledger = watched.watch;
+      db = new Kysely<Database>({ dialect: watched.dialect });
     } catch (err) {
       lock?.release();
       throw err;
@@ -114,6 +122,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     db,
     kind,
     databaseUrl: options.databaseUrl,
+    ledger,
     announce: (url) => lock?.announce(url),
     close,
   };

@@ -19,7 +19,7 @@ import { limitSocketMessages, messageText, SocketHub, type Socket } from './sock
  * pays ended races. Every step is safe to run twice or on several instances at once (see battles.ts, race.ts).
  */
 
-const BATTLES_CHANNEL = 'battles';
+export const BATTLES_CHANNEL = 'battles';
 
 const STATUS: Record<BattleChange['event'], BattleStatus> = {
   created: 'open',
@@ -29,7 +29,7 @@ const STATUS: Record<BattleChange['event'], BattleStatus> = {
   cancelled: 'cancelled',
 };
 
-function isBattleEvent(p: unknown): p is BattleEventMessage {
+export function isBattleEvent(p: unknown): p is BattleEventMessage {
   if (typeof p !== 'object' || p === null) return false;
   const m = p as Record<string, unknown>;
   return m.type === 'battle' && typeof m.id === 'string' && typeof m.event === 'string';

@@ -13,7 +13,7 @@ import {
 import { formatTon } from '../../contract/money.ts';
 
 /** Bus channel of credited deposits. */
-const DEPOSITS_CHANNEL = 'deposits';
+export const DEPOSITS_CHANNEL = 'deposits';
 
 /** What travels on the bus for a credit: exact nanoTON as decimal strings, ids as strings. */
 export interface DepositEvent {
@@ -46,6 +46,22 @@ function isDepositEvent(p: unknown): p is DepositEvent {
   );
 }
 
+/** The socket message for a deposit event from the bus, with the player it goes to; null for another shape. */
+export function depositMessage(payload: unknown): { userId: string; message: DepositCreditedMessage } | null {
+  if (!isDepositEvent(payload)) return null;
+  return {
+    userId: payload.userId,
+    message: {
+      type: 'deposit_credited',
+      amount: formatTon(BigInt(payload.amountNano)),
+      balance: formatTon(BigInt(payload.balanceNano)),
+      method: payload.method,
+      id: payload.id,
+      demo: payload.demo,
+    },
+  };
+}
+
 /**
  * GET /ws/deposits (WebSocket). The client sends {type: 'auth', token} first; the server answers
  * {type: 'auth_ok'} and from then on pushes {type: 'deposit_credited', ...} for that player's credits,
@@ -55,19 +71,12 @@ export function depositSocketRoutes(app: App, ctx: AppContext): void {
   const hub = new SocketHub();
   const floods = new ThrottledWarning(app.log, 'deposit sockets closed for sending too many messages');
   const unsubscribe = ctx.bus.subscribe(DEPOSITS_CHANNEL, (payload) => {
-    if (!isDepositEvent(payload)) {
+    const deposit = depositMessage(payload);
+    if (!deposit) {
       app.log.warn('deposit event of an unknown shape ignored');
       return;
     }
-    const message: DepositCreditedMessage = {
-      type: 'deposit_credited',
-      amount: formatTon(BigInt(payload.amountNano)),
-      balance: formatTon(BigInt(payload.balanceNano)),
-      method: payload.method,
-      id: payload.id,
-      demo: payload.demo,
-    };
-    hub.sendToUser(payload.userId, message);
+    hub.sendToUser(deposit.userId, deposit.message);
   });
   app.addHook('onClose', async () => {
     unsubscribe();
