@@ -11,3 +11,4 @@ export * from './battles.ts';
 export * from './race.ts';
 export * from './fairness.ts';
 export * from './socket.ts';
+export * from './metrics.ts';

@@ -31,6 +31,7 @@ import { depositRoutes } from './routes/deposit.ts';
 import { createBus } from './realtime/bus.ts';
 import { depositSocketRoutes } from './realtime/deposits.ts';
 import { appSocketRoutes } from './realtime/app-socket.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { dropFeedRoutes } from './realtime/feed.ts';
 import { createPayments } from './payments/index.ts';
 import { tonconnectRoutes } from './routes/tonconnect.ts';
@@ -255,7 +256,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       raceRoutes(typed, ctx);
       battleSocketRoutes(typed, ctx.bus, config.socketMessagesPer10s);
       // the app's one socket (feed, balance, deposits, battles); the three above serve apps loaded before it
-      appSocketRoutes(typed, ctx);
+      const appSockets = appSocketRoutes(typed, ctx);
+      // event-loop delay, memory and sockets of this instance, for the operator (ADMIN_KEY) and the soak bench
+      metricsRoutes(typed, ctx, appSockets);
     },
     { prefix: API_PREFIX },
   );

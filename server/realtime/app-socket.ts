@@ -232,8 +232,8 @@ async function verify(ctx: AppContext, token: string): Promise<bigint | null> {
   return user ? result : null;
 }
 
-/** GET /ws (WebSocket): see contract/socket.ts. */
-export function appSocketRoutes(app: App, ctx: AppContext): void {
+/** GET /ws (WebSocket): see contract/socket.ts. Returns the count of open app sockets (for metrics). */
+export function appSocketRoutes(app: App, ctx: AppContext): () => number {
   const sockets = new AppSockets();
   const feed = new DropFanOut(app.log, FEED_BATCH_MS, false);
   const floods = new ThrottledWarning(app.log, 'app sockets closed for sending too many messages');
@@ -314,4 +314,5 @@ export function appSocketRoutes(app: App, ctx: AppContext): void {
       // anything else (a ping of an older client included) is ignored: the server pings
     });
   });
+  return () => sockets.size;
 }
