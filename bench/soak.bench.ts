@@ -167,6 +167,9 @@ interface Player {
   items: string[];
   timer: NodeJS.Timeout | null;
   balanceVersion: bigint;
+  /** when the last money request was answered / its balance was pushed (ms, performance.now) */
+  answeredAt: number | null;
+  pushedAt: number | null;
 }
 
 const latencies = new Map<string, number[]>();
@@ -174,6 +177,19 @@ const statuses = new Map<string, Record<string, number>>();
 const messages: Record<string, number> = {};
 let socketsClosedEarly = 0;
 let staleBalances = 0;
+/** ms from a money answer to its balance push (negative: the push came first) */
+const pushAfterAnswer: number[] = [];
+
+/** Pairs an answer with its push, whichever comes second. */
+function pair(player: Player, what: 'answered' | 'pushed'): void {
+  const now = performance.now();
+  if (what === 'answered') player.answeredAt = now;
+  else player.pushedAt = now;
+  if (player.answeredAt !== null && player.pushedAt !== null) {
+    if (measuring) pushAfterAnswer.push(player.pushedAt - player.answeredAt);
+    player.answeredAt = player.pushedAt = null;
+  }
+}
 let measuring = false;
 
 function record(route: string, ms: number, status: number | 'network'): void {
@@ -218,8 +234,19 @@ async function signIn(i: number): Promise<Player> {
       method: 'POST',
       body: { initData },
     });
-    if (res.body?.token)
-      return { id, token: res.body.token, socket: null, items: [], timer: null, balanceVersion: 0n };
+    if (res.body?.token) {
+      const player: Player = {
+        id,
+        token: res.body.token,
+        socket: null,
+        items: [],
+        timer: null,
+        balanceVersion: 0n,
+        answeredAt: null,
+        pushedAt: null,
+      };
+      return player;
+    }
     if (attempt >= 3) throw new Error(`sign-in of player ${id} failed (${res.status})`);
     await sleep(500);
   }
@@ -243,6 +270,7 @@ function connect(player: Player): Promise<void> {
         const version = BigInt((JSON.parse(text) as { version: string }).version);
         if (version <= player.balanceVersion) staleBalances++;
         player.balanceVersion = version;
+        if (signedIn && measuring) pair(player, 'pushed');
       }
     });
     socket.addEventListener('close', () => {
@@ -258,6 +286,12 @@ function connect(player: Player): Promise<void> {
 let caseId = 'starter';
 
 async function act(player: Player): Promise<void> {
+  player.answeredAt = player.pushedAt = null;
+  await acted(player);
+  pair(player, 'answered');
+}
+
+async function acted(player: Player): Promise<void> {
   const roll = Math.random();
   if (roll < 0.35 && player.items.length > 0) {
     const itemId = player.items.pop()!;
@@ -413,6 +447,11 @@ async function main(): Promise<void> {
       socketMessages: messages,
       socketsClosedDuringRun: socketsClosedEarly,
       balancePushesOutOfOrder: staleBalances,
+      balancePushAfterAnswerMs: {
+        pairs: pushAfterAnswer.length,
+        p50: +percentile(pushAfterAnswer, 50).toFixed(1),
+        p99: +percentile(pushAfterAnswer, 99).toFixed(1),
+      },
       timeline,
     };
     const lines = [

@@ -26,8 +26,8 @@ import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from 
  *
  * Balances: every committed transaction that wrote ledger rows is reported by the database driver (the one
  * place every balance change passes, see db/ledger-watch.ts). The instance that committed reads the players'
- * balances with the id of their last ledger row (the version) in one statement and publishes them on the
- * bus channel 'balances'; every instance pushes them to that player's sockets, never one older than the
+ * balances with the id of their last ledger row (the version) in one statement and publishes them together
+ * (one bus message per PUBLISH_CHUNK players) on the bus channel 'balances'; every instance pushes them to that player's sockets, never one older than the
  * last it pushed (two reads racing may arrive out of order; the version decides).
  */
 
@@ -35,6 +35,8 @@ import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from 
 const BALANCES_CHANNEL = 'balances';
 /** Players read in one statement after commits. */
 const READ_CHUNK = 500;
+/** Balances in one bus message (about 60 bytes each; a message holds under 8000). */
+const PUBLISH_CHUNK = 100;
 /** A closed socket that does not finish its closing handshake in this time is cut. */
 const OPEN = 1;
 
@@ -46,6 +48,15 @@ interface BalanceEvent {
   b: string;
   /** the id of the last ledger row included */
   v: string;
+}
+
+/** What travels on the bus: the balances read after commits, together. */
+interface BalanceBatch {
+  list: BalanceEvent[];
+}
+
+function isBalanceBatch(p: unknown): p is BalanceBatch {
+  return typeof p === 'object' && p !== null && Array.isArray((p as BalanceBatch).list);
 }
 
 function isBalanceEvent(p: unknown): p is BalanceEvent {
@@ -93,8 +104,11 @@ function startBalancePublisher(ctx: AppContext, log: FastifyBaseLogger): () => v
     waiting = new Set();
     for (let i = 0; i < ids.length; i += READ_CHUNK) {
       try {
-        for (const event of await readBalances(ctx.db, ids.slice(i, i + READ_CHUNK))) {
-          await ctx.bus.publish(BALANCES_CHANNEL, event);
+        const events = await readBalances(ctx.db, ids.slice(i, i + READ_CHUNK));
+        for (let j = 0; j < events.length; j += PUBLISH_CHUNK) {
+          await ctx.bus.publish(BALANCES_CHANNEL, {
+            list: events.slice(j, j + PUBLISH_CHUNK),
+          } satisfies BalanceBatch);
         }
       } catch (err) {
         // the money is in; the client learns the balance at its next connect (or from its poll)
@@ -244,8 +258,13 @@ export function appSocketRoutes(app: App, ctx: AppContext): () => number {
       if (isDropEvent(payload)) feed.deliver(payload);
     }),
     bus.subscribe(BALANCES_CHANNEL, (payload) => {
-      if (isBalanceEvent(payload)) sockets.balance(payload);
-      else app.log.warn('a balance event of an unknown shape was ignored');
+      if (!isBalanceBatch(payload)) {
+        app.log.warn('a balance message of an unknown shape was ignored');
+        return;
+      }
+      for (const event of payload.list) {
+        if (isBalanceEvent(event)) sockets.balance(event);
+      }
     }),
     bus.subscribe(DEPOSITS_CHANNEL, (payload) => {
       const message = depositMessage(payload);

@@ -128,6 +128,18 @@ describe('the app socket on one instance', () => {
     for (const s of [first, second, theirs]) s.close();
   });
 
+  it('pushes nothing for a change that was refused and rolled back', async () => {
+    const id = 970006;
+    const token = await server.login({ id, first_name: 'Broke' });
+    const socket = await signedIn(server, token);
+    const refused = await server.call('POST', '/cases/open', { token, body: { caseId: 'starter' } });
+    expect(refused.status).toBe(402);
+    await setBalance(server, id, 1n * TON); // a committed change afterwards is pushed
+    await waitFor(() => balances(socket).at(-1)?.balance === '1', 'the committed change');
+    expect(balances(socket).map((p) => p.balance)).toEqual(['0', '1']);
+    socket.close();
+  });
+
   it('a refused token keeps the feed and pushes no balance; a good one later signs in', async () => {
     const socket = await appSocket(server);
     socket.send({ type: 'auth', token: 'not-a-token' });
