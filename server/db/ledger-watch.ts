@@ -19,7 +19,7 @@ import type {
  * What is handed over is a hint (these players' balances changed), never the amounts: the listener reads
  * the committed balance itself, so a hint too many (a savepoint rolled back) costs a read and nothing else.
  */
-export type LedgerCommitListener = (userIds: ReadonlySet<bigint>) => void;
+type LedgerCommitListener = (userIds: ReadonlySet<bigint>) => void;
 
 /** The table whose inserts are watched. */
 const LEDGER = 'ledger';
