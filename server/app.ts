@@ -232,7 +232,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => socketErrors.flush());
   // a socket path asked for as plain HTTP: say that it wants a WebSocket upgrade (426), in JSON
   app.addHook('onRequest', async (request, reply) => {
-    if (request.ws === false && (request.routeOptions.url === `${API_PREFIX}/ws` || request.routeOptions.url?.startsWith(`${API_PREFIX}/ws/`))) {
+    if (
+      request.ws === false &&
+      (request.routeOptions.url === `${API_PREFIX}/ws` ||
+        request.routeOptions.url?.startsWith(`${API_PREFIX}/ws/`))
+    ) {
       void reply.header('upgrade', 'websocket');
       throw new HttpError(426, 'UPGRADE_REQUIRED', 'This is a WebSocket endpoint: connect with a WebSocket');
     }
