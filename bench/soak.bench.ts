@@ -151,10 +151,33 @@ async function waitReady(child: ChildProcess): Promise<void> {
   throw new Error('the server did not get ready in 3 minutes');
 }
 
-async function metrics(query: string): Promise<AdminMetricsResponse> {
-  const res = await fetch(`${BASE}/api/admin/metrics?${query}`, { headers: { 'x-admin-key': ADMIN_KEY } });
-  if (!res.ok) throw new Error(`metrics: ${res.status} ${await res.text()}`);
-  return (await res.json()) as AdminMetricsResponse;
+/**
+ * The server's own figures. A server too busy to accept a connection in time is itself a finding: the
+ * reading is retried (up to 3 tries, 30 s each) and counted as missed, never ending the run.
+ */
+let metricsMissed = 0;
+async function metrics(query: string): Promise<AdminMetricsResponse | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const res = await fetch(`${BASE}/api/admin/metrics?${query}`, {
+        headers: { 'x-admin-key': ADMIN_KEY },
+        signal: AbortSignal.timeout(30_000),
+      });
+      if (res.ok) return (await res.json()) as AdminMetricsResponse;
+      console.warn(`metrics: ${res.status} ${await res.text()}`);
+    } catch (err) {
+      console.warn(`metrics: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  metricsMissed++;
+  return null;
+}
+
+/** A reading that must exist (start, warm-up, end): a run without it has nothing to compare. */
+async function mustMetrics(query: string): Promise<AdminMetricsResponse> {
+  const m = await metrics(query);
+  if (!m) throw new Error('the server did not answer its metrics within 3 tries of 30 s');
+  return m;
 }
 
 // ── the players ────────────────────────────────────────────────────────────────────────────────────
@@ -339,7 +362,7 @@ async function main(): Promise<void> {
   const players: Player[] = [];
   try {
     await waitReady(child);
-    const atStart = await metrics('gc=1');
+    const atStart = await mustMetrics('gc=1');
     const cases = await call<{ cases: { id: string; price: string; isLocked?: boolean }[] }>(
       'GET /api/cases',
       '/api/cases',
@@ -372,7 +395,7 @@ async function main(): Promise<void> {
       const elapsed = (Date.now() - started) / 1000;
       if (!afterWarmup && elapsed >= WARMUP_SECONDS) {
         // the measured phase starts: memory after collection, and a fresh event-loop delay window
-        afterWarmup = await metrics('gc=1&reset=1');
+        afterWarmup = await mustMetrics('gc=1&reset=1');
         timeline.push(sample(elapsed, afterWarmup));
         console.log(
           `warm-up over: rss ${mb(afterWarmup.memory.rss)} MB, heap ${mb(afterWarmup.memory.heapUsed)} MB`,
@@ -380,6 +403,7 @@ async function main(): Promise<void> {
         continue;
       }
       const m = await metrics('');
+      if (!m) continue;
       timeline.push(sample(elapsed, m));
       console.log(
         `${elapsed.toFixed(0)} s: lag p99 ${m.eventLoop.p99Ms.toFixed(1)} ms, rss ${mb(m.memory.rss)} MB, ` +
@@ -389,7 +413,7 @@ async function main(): Promise<void> {
     for (const p of players) if (p.timer) clearTimeout(p.timer);
     await sleep(2000); // the last actions answer
     measuring = false;
-    const atEnd = await metrics('gc=1');
+    const atEnd = await mustMetrics('gc=1');
     afterWarmup ??= atEnd;
 
     const byRoute: Record<string, unknown> = {};
@@ -446,6 +470,7 @@ async function main(): Promise<void> {
       routes: byRoute,
       socketMessages: messages,
       socketsClosedDuringRun: socketsClosedEarly,
+      metricsReadingsMissed: metricsMissed,
       balancePushesOutOfOrder: staleBalances,
       balancePushAfterAnswerMs: {
         pairs: pushAfterAnswer.length,
