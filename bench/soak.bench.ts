@@ -493,6 +493,10 @@ async function main(): Promise<void> {
         `memory at the end vs after warm-up: rss ${pct(rssGrowth)}, heap ${pct(heapGrowth)} (target within 10%)`,
       ),
       pass(errors5xx === TARGETS.errors5xx, `5xx answers: ${errors5xx} of ${answers} (target 0)`),
+      pass(
+        (byStatus.network ?? 0) === 0,
+        `requests without an answer (timeouts, resets): ${byStatus.network ?? 0} of ${answers} (target 0)`,
+      ),
       pass(socketsClosedEarly === 0, `sockets lost during the run: ${socketsClosedEarly}`),
     ];
     report('soak', { ...figures, verdict: lines });
