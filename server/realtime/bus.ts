@@ -116,6 +116,7 @@ class PostgresBus extends LocalBus {
         await client.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, text]);
         return;
       } catch (err) {
+        if (this.closed) return; // shutting down: the connection was ended under it
         this.log?.warn({ err }, 'bus: NOTIFY on the listener connection failed; using the pool');
       }
     }
