@@ -11,3 +11,5 @@ export * from './battles.ts';
 export * from './race.ts';
 export * from './fairness.ts';
 export * from './telegram.ts';
+export * from './socket.ts';
+export * from './metrics.ts';

@@ -30,6 +30,8 @@ import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { depositRoutes } from './routes/deposit.ts';
 import { createBus } from './realtime/bus.ts';
 import { depositSocketRoutes } from './realtime/deposits.ts';
+import { appSocketRoutes } from './realtime/app-socket.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { dropFeedRoutes } from './realtime/feed.ts';
 import { createPayments } from './payments/index.ts';
 import { tonconnectRoutes } from './routes/tonconnect.ts';
@@ -248,7 +250,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => socketErrors.flush());
   // a socket path asked for as plain HTTP: say that it wants a WebSocket upgrade (426), in JSON
   app.addHook('onRequest', async (request, reply) => {
-    if (request.ws === false && request.routeOptions.url?.startsWith(`${API_PREFIX}/ws/`)) {
+    if (
+      request.ws === false &&
+      (request.routeOptions.url === `${API_PREFIX}/ws` ||
+        request.routeOptions.url?.startsWith(`${API_PREFIX}/ws/`))
+    ) {
       void reply.header('upgrade', 'websocket');
       throw new HttpError(426, 'UPGRADE_REQUIRED', 'This is a WebSocket endpoint: connect with a WebSocket');
     }
@@ -272,6 +278,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       raceRoutes(typed, ctx);
       battleSocketRoutes(typed, ctx.bus, config.socketMessagesPer10s);
       telegramRoutes(typed, ctx, telegram);
+      // the app's one socket (feed, balance, deposits, battles); the three above serve apps loaded before it
+      const appSockets = appSocketRoutes(typed, ctx);
+      // event-loop delay, memory and sockets of this instance, for the operator (ADMIN_KEY) and the soak bench
+      metricsRoutes(typed, ctx, appSockets);
     },
     { prefix: API_PREFIX },
   );

@@ -120,6 +120,7 @@ const LIMITED_ROUTES: Readonly<Record<string, Category>> = {
   'GET /api/ws/drops': 'socket',
   'GET /api/ws/deposits': 'socket',
   'GET /api/ws/battles': 'socket',
+  'GET /api/ws': 'socket',
 };
 
 /** Keys a limiter has room for; the least recently seen are forgotten first. */

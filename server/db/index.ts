@@ -7,6 +7,7 @@ import type { Database } from './schema.ts';
 import { migrations } from './migrations.ts';
 import { lockDirectory, type DirectoryLock } from './lock.ts';
 import { countingDialect, emptyStats, type DatabaseStats } from './stats.ts';
+import { watchLedger, type LedgerWatch } from './ledger-watch.ts';
 
 export { DatabaseLockedError, readLock } from './lock.ts';
 
@@ -19,6 +20,8 @@ export interface OpenedDatabase {
   databaseUrl: string | null;
   /** statements, round trips, transactions and connection waits so far (server/db/stats.ts) */
   stats: DatabaseStats;
+  /** Players whose balance a committed transaction changed (every insert into `ledger`, after commit) */
+  ledger: LedgerWatch;
   /** Records where this process serves (in the PGlite directory's lock; nothing on Postgres or in memory). */
   announce(url: string): void;
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
   let db: Db;
   let kind: OpenedDatabase['kind'];
   let lock: DirectoryLock | null = null;
+  let ledger: LedgerWatch;
   const log = options.log ?? stderrLog;
   const stats = emptyStats();
   if (options.databaseUrl) {
@@ -83,7 +87,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     // An idle pooled connection that breaks (the server restarts, an administrator terminates it) is
     // reported here and replaced on demand; without a listener the error would end the process.
     pool.on('error', (err) => log.warn({ err }, 'database: an idle connection was lost'));
-    db = new Kysely<Database>({ dialect: countingDialect(new PostgresDialect({ pool }), stats) });
+    const watched = watchLedger(countingDialect(new PostgresDialect({ pool }), stats));
+    ledger = watched.watch;
+    db = new Kysely<Database>({ dialect: watched.dialect });
     kind = 'postgres';
   } else {
     if (!options.pgliteDir.startsWith('memory://')) {
@@ -94,7 +100,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
       const pglite = await PGlite.create(options.pgliteDir, {
         parsers: { [pgliteTypes.INT8]: (v: string) => BigInt(v) },
       });
-      db = new Kysely<Database>({ dialect: countingDialect(new PGliteDialect(pglite), stats) });
+      const watched = watchLedger(countingDialect(new PGliteDialect(pglite), stats));
+      ledger = watched.watch;
+      db = new Kysely<Database>({ dialect: watched.dialect });
     } catch (err) {
       lock?.release();
       throw err;
@@ -119,6 +127,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     kind,
     databaseUrl: options.databaseUrl,
     stats,
+    ledger,
     announce: (url) => lock?.announce(url),
     close,
   };

@@ -27,7 +27,7 @@ import { limitSocketMessages, messageText, SocketHub, type Socket } from './sock
  * not repeated by the next holder.
  */
 
-const BATTLES_CHANNEL = 'battles';
+export const BATTLES_CHANNEL = 'battles';
 /** instance to instance: a battle has started; the holder of the battle clock schedules it */
 const CLOCK_CHANNEL = 'battle-clock';
 
@@ -39,7 +39,7 @@ const STATUS: Record<BattleChange['event'], BattleStatus> = {
   cancelled: 'cancelled',
 };
 
-function isBattleEvent(p: unknown): p is BattleEventMessage {
+export function isBattleEvent(p: unknown): p is BattleEventMessage {
   if (typeof p !== 'object' || p === null) return false;
   const m = p as Record<string, unknown>;
   return m.type === 'battle' && typeof m.id === 'string' && typeof m.event === 'string';

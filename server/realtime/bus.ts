@@ -15,8 +15,9 @@ import type { Db, OpenedDatabase } from '../db/index.ts';
  * a notification is a hint to push to open sockets, never the record of anything (the database is).
  *
  * - PGlite (one process): in-process delivery.
- * - Postgres: publish() delivers in-process at once and sends NOTIFY on one shared Postgres channel; each
- *   instance LISTENs on a dedicated connection and delivers what other instances published. A dropped
+ * - Postgres: publish() delivers in-process at once and sends NOTIFY on one shared Postgres channel (on the
+ *   dedicated listener connection while it is up, the pool otherwise); each instance LISTENs on that
+ *   connection and delivers what other instances published. A dropped
  *   listener connection reconnects with backoff (messages published meanwhile are not replayed).
  */
 export interface EventBus {
@@ -118,6 +119,18 @@ class PostgresBus extends LocalBus {
     const text = encode(this.instance, channel, payload);
     if (this.closed) return;
     this.deliver(channel, payload);
+    // on the listener's own connection when it is up: a publish never waits for a pooled connection, so
+    // a pool busy with requests does not hold up (or time out) the feed and balance pushes
+    const client = this.client;
+    if (client) {
+      try {
+        await client.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, text]);
+        return;
+      } catch (err) {
+        if (this.closed) return; // shutting down: the connection was ended under it
+        this.log?.warn({ err }, 'bus: NOTIFY on the listener connection failed; using the pool');
+      }
+    }
     await sql`SELECT pg_notify(${PG_CHANNEL}, ${text})`.execute(this.db);
   }
 

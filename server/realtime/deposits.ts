@@ -13,7 +13,7 @@ import {
 import { formatTon } from '../../contract/money.ts';
 
 /** Bus channel of credited deposits. */
-const DEPOSITS_CHANNEL = 'deposits';
+export const DEPOSITS_CHANNEL = 'deposits';
 
 /** What travels on the bus for a credit: exact nanoTON as decimal strings, ids as strings. */
 export interface DepositEvent {
@@ -48,20 +48,12 @@ function isDepositEvent(p: unknown): p is DepositEvent {
   );
 }
 
-/**
- * GET /ws/deposits (WebSocket). The client sends {type: 'auth', token} first; the server answers
- * {type: 'auth_ok'} and from then on pushes {type: 'deposit_credited', ...} for that player's credits,
- * made by any instance. {type: 'ping'} is answered with {type: 'pong'}; anything else is ignored.
- */
-export function depositSocketRoutes(app: App, ctx: AppContext): void {
-  const hub = new SocketHub();
-  const floods = new ThrottledWarning(app.log, 'deposit sockets closed for sending too many messages');
-  const unsubscribe = ctx.bus.subscribe(DEPOSITS_CHANNEL, (payload) => {
-    if (!isDepositEvent(payload)) {
-      app.log.warn('deposit event of an unknown shape ignored');
-      return;
-    }
-    const message: DepositCreditedMessage = {
+/** The socket message for a deposit event from the bus, with the player it goes to; null for another shape. */
+export function depositMessage(payload: unknown): { userId: string; message: DepositCreditedMessage } | null {
+  if (!isDepositEvent(payload)) return null;
+  return {
+    userId: payload.userId,
+    message: {
       type: 'deposit_credited',
       amount: formatTon(BigInt(payload.amountNano)),
       balance: formatTon(BigInt(payload.balanceNano)),
@@ -78,8 +70,25 @@ export function depositSocketRoutes(app: App, ctx: AppContext): void {
             },
           }
         : {}),
-    };
-    hub.sendToUser(payload.userId, message);
+    },
+  };
+}
+
+/**
+ * GET /ws/deposits (WebSocket). The client sends {type: 'auth', token} first; the server answers
+ * {type: 'auth_ok'} and from then on pushes {type: 'deposit_credited', ...} for that player's credits,
+ * made by any instance. {type: 'ping'} is answered with {type: 'pong'}; anything else is ignored.
+ */
+export function depositSocketRoutes(app: App, ctx: AppContext): void {
+  const hub = new SocketHub();
+  const floods = new ThrottledWarning(app.log, 'deposit sockets closed for sending too many messages');
+  const unsubscribe = ctx.bus.subscribe(DEPOSITS_CHANNEL, (payload) => {
+    const deposit = depositMessage(payload);
+    if (!deposit) {
+      app.log.warn('deposit event of an unknown shape ignored');
+      return;
+    }
+    hub.sendToUser(deposit.userId, deposit.message);
   });
   app.addHook('onClose', async () => {
     unsubscribe();

@@ -77,7 +77,11 @@ function toDropEvent(row: DropRow): DropEvent {
 }
 
 /** The newest drops (at most `limit`), newest first; with `after`, only drops with a greater id. */
-async function latestDrops(db: Db, after: bigint | null, limit = DROP_FEED_CATCH_UP): Promise<DropEvent[]> {
+export async function latestDrops(
+  db: Db,
+  after: bigint | null,
+  limit = DROP_FEED_CATCH_UP,
+): Promise<DropEvent[]> {
   let query = db
     .selectFrom('openings as o')
     .innerJoin('users as u', 'u.id', 'o.user_id')
@@ -130,7 +134,7 @@ function isText(v: unknown): v is string {
   return typeof v === 'string';
 }
 
-function isDropEvent(p: unknown): p is DropEvent {
+export function isDropEvent(p: unknown): p is DropEvent {
   if (typeof p !== 'object' || p === null) return false;
   const e = p as { id?: unknown; timestamp?: unknown; user?: unknown; case?: unknown; item?: unknown };
   const user = e.user as { username?: unknown; avatar?: unknown } | null | undefined;
@@ -155,7 +159,7 @@ function isDropEvent(p: unknown): p is DropEvent {
 }
 
 /** A server-side feed socket: the `ws` socket, whose unsent backlog we watch. */
-interface FeedSocket extends Socket {
+export interface FeedSocket extends Socket {
   readonly bufferedAmount: number;
 }
 
@@ -168,15 +172,37 @@ interface Member {
 
 const OPEN = 1;
 
-/** The feed sockets of one instance. */
-class DropFanOut {
+/** The feed sockets of one instance (of one socket route). */
+export class DropFanOut {
   private readonly members = new Map<FeedSocket, Member>();
-  private readonly hub = new SocketHub();
+  private readonly hub: SocketHub | null;
+  private batch: DropEvent[] = [];
+  private batchTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly log: FastifyBaseLogger) {}
+  /**
+   * batchMs > 0 sends new drops in batches (see deliver); `heartbeat` false leaves the pings to the caller
+   * (a socket in another SocketHub already gets them).
+   */
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly batchMs = 0,
+    heartbeat = true,
+  ) {
+    this.hub = heartbeat ? new SocketHub() : null;
+  }
 
-  /** A live drop from the bus: serialised once, handed to every socket without waiting on any. */
+  /**
+   * A live drop from the bus. Without batching it goes out at once as {type: 'drop'}; with batchMs, drops
+   * wait up to batchMs and leave together as one {type: 'drops'} message (newest first, at most the
+   * catch-up's size), so a busy feed costs each socket one message per batch. Serialised once per send.
+   */
   deliver(drop: DropEvent): void {
+    if (this.batchMs > 0) {
+      this.batch.push(drop);
+      if (this.batch.length > DROP_FEED_CATCH_UP) this.batch.shift();
+      this.batchTimer ??= setTimeout(() => this.flush(), this.batchMs);
+      return;
+    }
     let text: string | null = null;
     for (const [socket, member] of this.members) {
       if (member.pending) {
@@ -189,20 +215,49 @@ class DropFanOut {
     }
   }
 
+  private flush(): void {
+    this.batchTimer = null;
+    const drops = this.batch.reverse(); // newest first
+    this.batch = [];
+    if (drops.length === 0) return;
+    let text: string | null = null;
+    for (const [socket, member] of this.members) {
+      if (member.pending) {
+        member.pending.push(...drops);
+        if (member.pending.length > MAX_PENDING)
+          member.pending.splice(0, member.pending.length - MAX_PENDING);
+        continue;
+      }
+      let own = drops;
+      if (member.sent.size > 0) {
+        own = drops.filter((d) => !member.sent.delete(d.id));
+        if (own.length === 0) continue;
+      }
+      if (own === drops) {
+        text ??= JSON.stringify({ type: 'drops', drops } satisfies DropsMessage);
+        this.send(socket, text);
+      } else {
+        this.send(socket, JSON.stringify({ type: 'drops', drops: own } satisfies DropsMessage));
+      }
+    }
+  }
+
   /** A new socket: joins the fan-out, then gets its catch-up, then what arrived meanwhile. */
   join(socket: FeedSocket, after: bigint | null, catchUp: () => Promise<DropEvent[]>): void {
     const member: Member = { pending: [], sent: new Set() };
     this.members.set(socket, member);
-    this.hub.add('feed', socket);
     socket.on('close', () => {
       this.members.delete(socket);
     });
-    socket.on('message', (data) => {
-      const text = messageText(data);
-      if (text !== null && text.length < 256 && /"type"\s*:\s*"ping"/.test(text)) {
-        this.send(socket, '{"type":"pong"}');
-      }
-    });
+    if (this.hub) {
+      this.hub.add('feed', socket);
+      socket.on('message', (data) => {
+        const text = messageText(data);
+        if (text !== null && text.length < 256 && /"type"\s*:\s*"ping"/.test(text)) {
+          this.send(socket, '{"type":"pong"}');
+        }
+      });
+    }
 
     catchUp().then(
       (drops) => {
@@ -212,9 +267,16 @@ class DropFanOut {
         member.pending = null;
         member.sent = batch;
         this.send(socket, JSON.stringify({ type: 'drops', drops } satisfies DropsMessage));
-        for (const drop of waiting) {
-          if (batch.has(drop.id) || (after !== null && BigInt(drop.id) <= after)) continue;
-          this.send(socket, JSON.stringify({ type: 'drop', drop } satisfies DropMessage));
+        const rest = waiting.filter(
+          (drop) => !batch.has(drop.id) && (after === null || BigInt(drop.id) > after),
+        );
+        if (this.batchMs > 0) {
+          rest.sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+          if (rest.length > 0)
+            this.send(socket, JSON.stringify({ type: 'drops', drops: rest } satisfies DropsMessage));
+        } else {
+          for (const drop of rest)
+            this.send(socket, JSON.stringify({ type: 'drop', drop } satisfies DropMessage));
         }
       },
       (err: unknown) => {
@@ -242,7 +304,9 @@ class DropFanOut {
   }
 
   close(): void {
-    this.hub.close();
+    this.hub?.close();
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
     this.members.clear();
   }
 }

@@ -15,11 +15,22 @@ export function setInitDataSource(source: InitDataSource): void {
   initDataSource = source;
 }
 
+const loginListeners = new Set<() => void>();
+
+/** Calls listener after every sign-in (at start and each re-login), e.g. to sign the app socket in. */
+export function onLogin(listener: () => void): () => void {
+  loginListeners.add(listener);
+  return () => loginListeners.delete(listener);
+}
+
 /** The app's API client: one session, token in localStorage under `token`. */
 export const api = createApiClient({
   baseURL: API_BASE,
   storage: browserStorage(),
   getInitData: () => initDataSource(),
+  onLogin: () => {
+    for (const listener of loginListeners) listener();
+  },
 });
 
 /** GET /dev/launch-data: launch data signed by the server for its demo user; 404 unless in demo mode. */

@@ -51,6 +51,15 @@ export interface ReconnectingSocketOptions {
   retryMaxMs?: number;
   /** closes while this says the page is hidden and reconnects (at once) when it shows again */
   visibility?: VisibilitySource | null;
+  /**
+   * false: the client never pings (the server sends a sign of life instead); a connection silent for
+   * `silenceMs` is still replaced
+   */
+  ping?: boolean;
+  /** how long a silent connection is trusted (SILENCE_MS by default) */
+  silenceMs?: number;
+  /** while this says true, a hidden page keeps its connection (a payment in the wallet app is awaited) */
+  keepWhileHidden?(): boolean;
   /** for tests */
   WebSocketImpl?: typeof WebSocket;
   random?: () => number;
@@ -58,6 +67,8 @@ export interface ReconnectingSocketOptions {
 }
 
 export interface ReconnectingSocket {
+  /** re-reads the visibility rules (after keepWhileHidden changed its answer) */
+  visibilityChanged(): void;
   close(): void;
 }
 
@@ -77,6 +88,9 @@ export function openReconnectingSocket(options: ReconnectingSocketOptions): Reco
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const retryMaxMs = options.retryMaxMs ?? RETRY_MAX_MS;
+  const pings = options.ping ?? true;
+  const silenceMs = options.silenceMs ?? SILENCE_MS;
+  const checkEveryMs = pings ? PING_EVERY_MS : Math.max(1000, Math.round(silenceMs / 2));
   let socket: WebSocket | null = null;
   let closed = false;
   let failures = 0;
@@ -84,7 +98,7 @@ export function openReconnectingSocket(options: ReconnectingSocketOptions): Reco
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let pingTimer: ReturnType<typeof setInterval> | undefined;
 
-  const hidden = () => visibility?.visibilityState === 'hidden';
+  const hidden = () => visibility?.visibilityState === 'hidden' && !options.keepWhileHidden?.();
 
   /** Lets go of the current connection without waiting for its closing handshake. */
   const retire = () => {
@@ -142,13 +156,13 @@ export function openReconnectingSocket(options: ReconnectingSocketOptions): Reco
       lastHeard = now();
       options.onOpen?.(control);
       pingTimer = setInterval(() => {
-        if (now() - lastHeard > SILENCE_MS) {
+        if (now() - lastHeard > silenceMs) {
           retire(); // silent too long: a dead connection the browser has not noticed
           scheduleRetry();
-        } else {
+        } else if (pings) {
           control.send({ type: 'ping' });
         }
-      }, PING_EVERY_MS);
+      }, checkEveryMs);
     };
     current.onclose = (event: CloseEvent) => {
       if (socket !== current) return;
@@ -173,6 +187,7 @@ export function openReconnectingSocket(options: ReconnectingSocketOptions): Reco
   connect();
 
   return {
+    visibilityChanged: onVisibility,
     close() {
       closed = true;
       visibility?.removeEventListener('visibilitychange', onVisibility);

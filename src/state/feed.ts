@@ -2,14 +2,7 @@ import { atom } from 'jotai';
 import { selectAtom } from 'jotai/utils';
 import type { User } from '../../contract/auth.ts';
 import type { DropEvent } from '../../contract/feed.ts';
-import { API_BASE } from '../api';
-import {
-  compareIds,
-  feedSocketUrl,
-  openFeedSocket,
-  type FeedSocket,
-  type FeedStatus,
-} from '../api/feed-socket';
+import { compareIds } from '../api/app-socket';
 import { queryKeys } from './queries';
 import { scenePlayingAtom } from './scenes';
 import { queryClient, store } from './store';
@@ -17,8 +10,6 @@ import { queryClient, store } from './store';
 /** The strip shows the 30 newest drops and keeps 50 (spec §9). */
 const FEED_SHOWN = 30;
 export const FEED_KEPT = 50;
-/** The socket stays open this long after the last strip leaves (moving between the list and a case). */
-const LINGER_MS = 10_000;
 
 /** Drops are the same drop when id and timestamp match (spec §9). */
 export function dropKey(drop: DropEvent): string {
@@ -52,10 +43,8 @@ export function mergeDrops(
   return merged.length > kept ? merged.slice(0, kept) : merged;
 }
 
-/** Every drop kept. Mounting it (the strip does) opens the feed socket; it closes a while after the last leaves. */
+/** Every drop kept, fed by the app socket (src/state/live.ts). */
 const keptDropsAtom = atom<readonly DropEvent[]>([]);
-/** The socket's state: connecting, live, or paused while the app is hidden. */
-export const feedStatusAtom = atom<FeedStatus>('connecting');
 /**
  * The player's own drops kept off their strip until their reel settles (no spoiler): the opening ids the
  * server answered, and, while an opening is asked for and its ids are not known yet, every drop under the
@@ -141,13 +130,11 @@ export function holdOwnDrops(): OwnDropHold {
   };
 }
 
-let socket: FeedSocket | null = null;
-let lingerTimer: ReturnType<typeof setTimeout> | undefined;
-
 /** Drops that came while a scene played a spin: the strip takes them when it ends (it holds still meanwhile). */
 let waiting: DropEvent[] = [];
 
-function receiveDrops(drops: readonly DropEvent[]): void {
+/** Drops from the app socket: kept at once, or after the spin that plays now. */
+export function receiveDrops(drops: readonly DropEvent[]): void {
   if (store.get(scenePlayingAtom)) {
     waiting.push(...drops);
     if (waiting.length > FEED_KEPT) waiting = waiting.slice(-FEED_KEPT);
@@ -163,18 +150,7 @@ store.sub(scenePlayingAtom, () => {
   receiveDrops(drops);
 });
 
-keptDropsAtom.onMount = () => {
-  clearTimeout(lingerTimer);
-  socket ??= openFeedSocket({
-    url: feedSocketUrl(API_BASE, window.location.origin),
-    after: store.get(keptDropsAtom)[0]?.id ?? null,
-    onDrops: receiveDrops,
-    onStatus: (status) => store.set(feedStatusAtom, status),
-  });
-  return () => {
-    lingerTimer = setTimeout(() => {
-      socket?.close();
-      socket = null;
-    }, LINGER_MS);
-  };
-};
+/** The newest drop kept (the app socket's catch-up starts after it). */
+export function lastKeptDropId(): string | null {
+  return store.get(keptDropsAtom)[0]?.id ?? null;
+}

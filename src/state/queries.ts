@@ -56,8 +56,11 @@ export const mutationKeys = {
   inventoryAction: ['inventory-action'],
 } as const;
 
-/** Balance on the header and case page refreshes every 5 s (spec §7, §9). */
+/** Balance on the header and case page refreshes every 5 s (spec §7, §9) while it is not pushed. */
 const BALANCE_REFRESH_MS = 5_000;
+
+/** True while the app socket is open and signed in (src/state/live.ts): the balance is pushed, not polled. */
+export const balanceLiveAtom = atom(false);
 
 /** GET /config: public facts (demo mode, TON Connect manifest URL, return URL). Never stale. */
 export const configAtom = atomWithQuery(() => ({
@@ -73,12 +76,13 @@ export const meAtom = atomWithQuery(() => ({
 }));
 
 /**
- * GET /deposit/balance → TON balance (data: exact decimal text), polled every 5 s while in use, except
- * while a scene plays a spin (the header holds still; the opening's answer has set the balance already).
+ * GET /deposit/balance → TON balance (data: exact decimal text). The app socket pushes every change into
+ * this query; only while that socket is down (or not signed in) is it polled, every 5 s, and not while a
+ * scene plays a spin (the header holds still; the opening's answer has set the balance already).
  */
 const balanceAtom = atomWithQuery((get) => ({
   ...balanceQuery,
-  refetchInterval: get(scenePlayingAtom) ? false : BALANCE_REFRESH_MS,
+  refetchInterval: get(scenePlayingAtom) || get(balanceLiveAtom) ? false : BALANCE_REFRESH_MS,
   // only the balance itself is read (balanceValueAtom): a poll's fetching and done states, and a poll that
   // brings the same balance, wake no subscriber (no atom write, no notification task)
   notifyOnChangeProps: ['data'],

@@ -10,8 +10,8 @@ import type {
   CreateBattleRequest,
   JoinBattleRequest,
 } from '../../../contract/battles.ts';
-import { API_BASE, api } from '../../api';
-import { feedSocketUrl } from '../../api/feed-socket';
+import { api } from '../../api';
+import { watchBattles } from '../../state/live';
 import { applyBalance } from '../../state/cases';
 import { queryKeys } from '../../state/queries';
 import { queryClient } from '../../state/store';
@@ -118,11 +118,6 @@ export async function cancelBattle(id: string): Promise<Battle> {
   return answer.battle;
 }
 
-/** The battles socket's address beside the API: ws(s)://<host><api base>/ws/battles. */
-function battleSocketUrl(): string {
-  return feedSocketUrl(API_BASE, window.location.origin).replace(/\/ws\/drops$/, '/ws/battles');
-}
-
 /** What a battle event makes stale: the lobby always, the battle it names, the history when one ended. */
 function invalidateForEvent(event: BattleEventMessage): void {
   void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
@@ -135,51 +130,14 @@ function invalidateForEvent(event: BattleEventMessage): void {
   }
 }
 
-let socket: WebSocket | null = null;
-let retry: ReturnType<typeof setTimeout> | undefined;
-let failures = 0;
-
-function connect(): void {
-  const ws = new WebSocket(battleSocketUrl());
-  socket = ws;
-  ws.onopen = () => {
-    failures = 0;
-    // whatever happened while disconnected: read it all again
-    void queryClient.invalidateQueries({ queryKey: battleKeys.all });
-  };
-  ws.onmessage = (message: MessageEvent) => {
-    if (typeof message.data !== 'string') return;
-    let event: BattleEventMessage;
-    try {
-      event = JSON.parse(message.data) as BattleEventMessage;
-    } catch {
-      return;
-    }
-    if (event.type === 'battle' && typeof event.id === 'string') invalidateForEvent(event);
-  };
-  ws.onclose = () => {
-    if (socket !== ws) return;
-    failures += 1;
-    retry = setTimeout(connect, Math.min(10_000, 1000 * 2 ** (failures - 1)));
-  };
-}
-
 /**
- * The battles socket (GET /ws/battles) as an atom: while a battle screen reads it, one socket is open
- * (reconnecting with backoff) and its events refetch the battle queries they name. It holds no data of
- * its own: the screens read the server's state from the query atoms above.
+ * Battle events on the app's one socket as an atom: while a battle screen reads it, the socket carries the
+ * events of every battle, and each refetches the battle queries it names. It holds no data of its own: the
+ * screens read the server's state from the query atoms above.
  */
 export const battleEventsAtom = atom(0);
-battleEventsAtom.onMount = () => {
-  clearTimeout(retry);
-  if (!socket) connect();
-  return () => {
-    clearTimeout(retry);
-    const ws = socket;
-    socket = null;
-    if (ws) {
-      ws.onclose = null;
-      ws.close(1000);
-    }
-  };
-};
+battleEventsAtom.onMount = () =>
+  watchBattles(invalidateForEvent, () => {
+    // whatever happened while disconnected: read it all again
+    void queryClient.invalidateQueries({ queryKey: battleKeys.all });
+  });

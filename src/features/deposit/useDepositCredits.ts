@@ -1,31 +1,18 @@
 import { useEffect, useRef } from 'react';
 import type { DepositCreditedMessage } from '../../../contract/deposit.ts';
-import { api, API_BASE } from '../../api';
-import { queryKeys } from '../../state/queries';
-import { queryClient } from '../../state/store';
-import { depositSocketUrl, openDepositSocket } from './socket';
+import { listenForDeposits } from '../../state/live';
 
 export interface DepositCreditsHandlers {
-  /** a credit arrived (the balance caches are already updated) */
+  /** a credit arrived (the pushed balance follows on the same socket) */
   onCredited(message: DepositCreditedMessage): void;
   /** the socket came back after a drop: credits may have been missed meanwhile */
   onReconnected?(): void;
 }
 
-/** A credit updates the cached balance at once and refreshes the user and balance from the server. */
-function applyCredit(message: DepositCreditedMessage): void {
-  queryClient.setQueryData(queryKeys.balance, message.balance);
-  void queryClient.invalidateQueries({ queryKey: queryKeys.me });
-  void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
-  // a gift deposit lands in the inventory
-  if (message.item) void queryClient.invalidateQueries({ queryKey: queryKeys.inventory });
-}
-
 /**
- * Keeps the deposit socket open while the calling component (the deposit sheet) is mounted. It opens with
- * the sheet rather than at the first deposit so it is authenticated before a credit can land (demo credits
- * land within seconds), and only then: elsewhere the 5-second balance poll shows credits, and an idle
- * player holds no connection.
+ * Deposit credits on the app's one socket while the calling component (the deposit sheet) is mounted; the
+ * socket then stays open while the app is hidden, as the player pays in the wallet app. The balance itself
+ * reaches the header through the socket's balance pushes.
  */
 export function useDepositCredits(handlers: DepositCreditsHandlers): void {
   const latest = useRef(handlers);
@@ -33,22 +20,12 @@ export function useDepositCredits(handlers: DepositCreditsHandlers): void {
     latest.current = handlers;
   });
 
-  useEffect(() => {
-    const socket = openDepositSocket({
-      url: depositSocketUrl(API_BASE, window.location.origin),
-      getToken: () => api.session.getToken(),
-      onCredited: (message) => {
-        applyCredit(message);
-        latest.current.onCredited(message);
-      },
-      onReady: (reconnected) => {
-        if (reconnected) latest.current.onReconnected?.();
-      },
-      // the server refused the token (expired): any call answered 401 signs in again
-      refreshToken: async () => {
-        await api.request('/auth/me').catch(() => undefined);
-      },
-    });
-    return () => socket.close();
-  }, []);
+  useEffect(
+    () =>
+      listenForDeposits({
+        onCredited: (message) => latest.current.onCredited(message),
+        onReconnected: () => latest.current.onReconnected?.(),
+      }),
+    [],
+  );
 }

@@ -5,7 +5,8 @@ import { Link } from 'react-router';
 import type { DropEvent } from '../../../contract/feed.ts';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { useCatalogueTexts, type CatalogueTexts } from '../../state/catalogue-texts';
-import { dropKey, feedStatusAtom, shownDropsAtom } from '../../state/feed';
+import { dropKey, shownDropsAtom } from '../../state/feed';
+import { liveStatusAtom } from '../../state/live';
 import './feed.css';
 
 /**
@@ -45,7 +46,7 @@ const DropCard = memo(function DropCard({
 export function DropStrip() {
   const { t } = useTranslation();
   const drops = useAtomValue(shownDropsAtom);
-  const status = useAtomValue(feedStatusAtom);
+  const status = useAtomValue(liveStatusAtom);
   const texts = useCatalogueTexts();
   return (
     <section className="drop-feed" aria-label={t('feed.title')} data-testid="drop-feed" data-status={status}>

@@ -1,0 +1,196 @@
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  OperationNode,
+  QueryCompiler,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
+
+/**
+ * Tells, after each commit, which players' balances it changed: every balance change writes a ledger row
+ * (DESIGN.md rule 3), so the one place that sees them all is the database driver, where every insert into
+ * `ledger` passes, whatever module wrote it. The driver is wrapped: an insert into `ledger` notes the rows'
+ * `user_id`s on its connection; when that connection's transaction commits they are handed to the listener
+ * (a rolled-back transaction hands over nothing); an insert outside a transaction is handed over at once.
+ *
+ * What is handed over is a hint (these players' balances changed), never the amounts: the listener reads
+ * the committed balance itself, so a hint too many (a savepoint rolled back) costs a read and nothing else.
+ */
+type LedgerCommitListener = (userIds: ReadonlySet<bigint>) => void;
+
+/** The table whose inserts are watched. */
+const LEDGER = 'ledger';
+
+interface ConnectionState {
+  inTransaction: boolean;
+  users: Set<bigint>;
+}
+
+/** The user ids an insert into `ledger` writes, or null when the statement is not one. */
+function ledgerInsertUsers(node: OperationNode): bigint[] | null {
+  if (node.kind !== 'InsertQueryNode') return null;
+  const insert = node as unknown as {
+    into?: { table?: { identifier?: { name?: string } } };
+    columns?: ReadonlyArray<{ column?: { name?: string } }>;
+    values?: { kind: string; values?: ReadonlyArray<{ kind: string; values?: ReadonlyArray<unknown> }> };
+  };
+  if (insert.into?.table?.identifier?.name !== LEDGER) return null;
+  const column = insert.columns?.findIndex((c) => c.column?.name === 'user_id') ?? -1;
+  const users: bigint[] = [];
+  if (column < 0 || insert.values?.kind !== 'ValuesNode') return users;
+  for (const row of insert.values.values ?? []) {
+    const cell = row.values?.[column];
+    // a PrimitiveValueListNode holds the values; a ValueListNode holds ValueNodes
+    const value =
+      row.kind === 'PrimitiveValueListNode' ? cell : (cell as { kind?: string; value?: unknown })?.value;
+    if (typeof value === 'bigint') users.push(value);
+    else if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)))
+      users.push(BigInt(value));
+  }
+  return users;
+}
+
+/** Hands the hint over; a failing listener never turns a commit into an error. */
+function report(listener: LedgerCommitListener | null, users: ReadonlySet<bigint>): void {
+  try {
+    listener?.(users);
+  } catch (err) {
+    console.error('ledger watch: the listener failed', err);
+  }
+}
+
+class WatchedConnection implements DatabaseConnection {
+  readonly state: ConnectionState = { inTransaction: false, users: new Set() };
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly listener: () => LedgerCommitListener | null,
+  ) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.inner.executeQuery<R>(compiledQuery);
+    const users = ledgerInsertUsers(compiledQuery.query);
+    if (users && users.length > 0) {
+      if (this.state.inTransaction) for (const u of users) this.state.users.add(u);
+      else report(this.listener(), new Set(users));
+    }
+    return result;
+  }
+
+  streamQuery<R>(compiledQuery: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(compiledQuery, chunkSize);
+  }
+}
+
+class WatchedDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly listener: () => LedgerCommitListener | null,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new WatchedConnection(await this.inner.acquireConnection(), this.listener);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const c = connection as WatchedConnection;
+    await this.inner.beginTransaction(c.inner, settings);
+    c.state.inTransaction = true;
+    c.state.users.clear();
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as WatchedConnection;
+    try {
+      await this.inner.commitTransaction(c.inner);
+    } catch (err) {
+      c.state.inTransaction = false;
+      c.state.users.clear();
+      throw err;
+    }
+    const users = c.state.users;
+    c.state.inTransaction = false;
+    c.state.users = new Set();
+    if (users.size > 0) report(this.listener(), users);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as WatchedConnection;
+    c.state.inTransaction = false;
+    c.state.users.clear();
+    await this.inner.rollbackTransaction(c.inner);
+  }
+
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    if (!this.inner.savepoint) throw new Error('savepoints are not supported by this driver');
+    await this.inner.savepoint((connection as WatchedConnection).inner, name, compile);
+  }
+
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    if (!this.inner.rollbackToSavepoint) throw new Error('savepoints are not supported by this driver');
+    // the rows written since the savepoint are gone; their hints stay (a needless read, never a missed push)
+    await this.inner.rollbackToSavepoint((connection as WatchedConnection).inner, name, compile);
+  }
+
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    if (!this.inner.releaseSavepoint) throw new Error('savepoints are not supported by this driver');
+    await this.inner.releaseSavepoint((connection as WatchedConnection).inner, name, compile);
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const c = connection as WatchedConnection;
+    c.state.inTransaction = false;
+    c.state.users.clear();
+    return this.inner.releaseConnection(c.inner);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+/** A dialect like `inner` whose committed ledger inserts are reported to the listeners added to `watch`. */
+export function watchLedger(inner: Dialect): { dialect: Dialect; watch: LedgerWatch } {
+  const listeners = new Set<LedgerCommitListener>();
+  const all: LedgerCommitListener = (users) => {
+    for (const l of listeners) l(users);
+  };
+  const watch: LedgerWatch = {
+    add(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  const dialect: Dialect = {
+    createAdapter: () => inner.createAdapter(),
+    createDriver: () => new WatchedDriver(inner.createDriver(), () => (listeners.size > 0 ? all : null)),
+    createIntrospector: (db) => inner.createIntrospector(db),
+    createQueryCompiler: () => inner.createQueryCompiler(),
+  };
+  return { dialect, watch };
+}
+
+/** Where the app learns of committed balance changes (the balance pushes listen here). */
+export interface LedgerWatch {
+  /** Calls listener after each commit that wrote ledger rows; returns the removal. */
+  add(listener: LedgerCommitListener): () => void;
+}

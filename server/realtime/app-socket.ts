@@ -1,0 +1,337 @@
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { Value } from 'typebox/value';
+import type { BattleEventMessage } from '../../contract/battles.ts';
+import { formatTon } from '../../contract/money.ts';
+import {
+  AppSocketAuth,
+  AppSocketQuery,
+  AppSocketWatchBattles,
+  FEED_BATCH_MS,
+  HEARTBEAT_MS,
+  type AppSocketServerMessage,
+  type BalanceMessage,
+} from '../../contract/socket.ts';
+import type { App, AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
+import type { EventBus } from './bus.ts';
+import { BATTLES_CHANNEL, isBattleEvent } from './battles.ts';
+import { DEPOSITS_CHANNEL, depositMessage } from './deposits.ts';
+import { DROPS_CHANNEL, DropFanOut, isDropEvent, latestDrops, type FeedSocket } from './feed.ts';
+import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from './sockets.ts';
+
+/**
+ * The app socket, GET /ws (contract/socket.ts): one socket per app for the live feed, the player's balance,
+ * deposit credits and battle events.
+ *
+ * Balances: every committed transaction that wrote ledger rows is reported by the database driver (the one
+ * place every balance change passes, see db/ledger-watch.ts). The instance that committed reads the players'
+ * balances with the id of their last ledger row (the version) in one statement and publishes them together
+ * (one bus message per PUBLISH_CHUNK players) on the bus channel 'balances'; every instance pushes them to that player's sockets, never one older than the
+ * last it pushed (two reads racing may arrive out of order; the version decides).
+ */
+
+/** Bus channel of committed balances. */
+const BALANCES_CHANNEL = 'balances';
+/** Players read in one statement after commits. */
+const READ_CHUNK = 500;
+/** Balances in one bus message (about 60 bytes each; a message holds under 8000). */
+const PUBLISH_CHUNK = 100;
+/** A closed socket that does not finish its closing handshake in this time is cut. */
+const OPEN = 1;
+
+/** What travels on the bus for a balance: ids and nanoTON as decimal strings. */
+interface BalanceEvent {
+  /** user id */
+  u: string;
+  /** balance, nanoTON */
+  b: string;
+  /** the id of the last ledger row included */
+  v: string;
+}
+
+/** What travels on the bus: the balances read after commits, together. */
+interface BalanceBatch {
+  list: BalanceEvent[];
+}
+
+function isBalanceBatch(p: unknown): p is BalanceBatch {
+  return typeof p === 'object' && p !== null && Array.isArray((p as BalanceBatch).list);
+}
+
+function isBalanceEvent(p: unknown): p is BalanceEvent {
+  if (typeof p !== 'object' || p === null) return false;
+  const e = p as Record<string, unknown>;
+  return (
+    typeof e.u === 'string' &&
+    /^\d+$/.test(e.u) &&
+    typeof e.b === 'string' &&
+    /^-?\d+$/.test(e.b) &&
+    typeof e.v === 'string' &&
+    /^\d+$/.test(e.v)
+  );
+}
+
+/** The players' balances with the id of their last ledger row, read in one snapshot. */
+async function readBalances(db: Db, userIds: readonly bigint[]): Promise<BalanceEvent[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('users as u')
+    .select([
+      'u.id',
+      'u.balance_nano',
+      sql<bigint | null>`(SELECT max(l.id) FROM ledger l WHERE l.user_id = u.id)`.as('version'),
+    ])
+    .where('u.id', 'in', userIds)
+    .execute();
+  return rows.map((r) => ({
+    u: r.id.toString(),
+    b: r.balance_nano.toString(),
+    v: (r.version ?? 0n).toString(),
+  }));
+}
+
+/**
+ * Publishes the balances of the players whose transactions commit, after the commit. Hints arriving in the
+ * same turn of the event loop are read together (one statement per READ_CHUNK players).
+ */
+function startBalancePublisher(ctx: AppContext, log: FastifyBaseLogger): () => void {
+  let waiting = new Set<bigint>();
+  let scheduled = false;
+  const flush = async () => {
+    scheduled = false;
+    const ids = [...waiting];
+    waiting = new Set();
+    for (let i = 0; i < ids.length; i += READ_CHUNK) {
+      try {
+        const events = await readBalances(ctx.db, ids.slice(i, i + READ_CHUNK));
+        for (let j = 0; j < events.length; j += PUBLISH_CHUNK) {
+          await ctx.bus.publish(BALANCES_CHANNEL, {
+            list: events.slice(j, j + PUBLISH_CHUNK),
+          } satisfies BalanceBatch);
+        }
+      } catch (err) {
+        // the money is in; the client learns the balance at its next connect (or from its poll)
+        log.warn({ err }, 'balance push failed');
+      }
+    }
+  };
+  return ctx.database.ledger.add((users) => {
+    for (const u of users) waiting.add(u);
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => void flush());
+  });
+}
+
+interface Client {
+  socket: FeedSocket;
+  userId: string | null;
+  battles: 'all' | ReadonlySet<string>;
+  /** an auth message is being checked: later messages wait for its answer */
+  authing: Promise<void> | null;
+}
+
+/** The app sockets of one instance: who is signed in on which, and what they watch. */
+class AppSockets {
+  private readonly clients = new Set<Client>();
+  private readonly byUser = new Map<string, Set<Client>>();
+  /** the greatest balance version pushed per signed-in player on this instance */
+  private readonly versions = new Map<string, bigint>();
+  private readonly alive = new WeakMap<Client, boolean>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor() {
+    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  add(client: Client): void {
+    this.clients.add(client);
+    this.alive.set(client, true);
+    client.socket.on('pong', () => this.alive.set(client, true));
+    client.socket.on('close', () => {
+      this.clients.delete(client);
+      this.signOut(client);
+    });
+  }
+
+  signIn(client: Client, userId: string): void {
+    if (client.userId === userId) return;
+    this.signOut(client);
+    client.userId = userId;
+    let set = this.byUser.get(userId);
+    if (!set) this.byUser.set(userId, (set = new Set()));
+    set.add(client);
+  }
+
+  private signOut(client: Client): void {
+    if (client.userId === null) return;
+    const set = this.byUser.get(client.userId);
+    set?.delete(client);
+    if (set && set.size === 0) {
+      this.byUser.delete(client.userId);
+      this.versions.delete(client.userId);
+    }
+    client.userId = null;
+  }
+
+  /** A committed balance: to the player's sockets here, unless one as new has gone already. */
+  balance(event: BalanceEvent): void {
+    const set = this.byUser.get(event.u);
+    if (!set) return;
+    const version = BigInt(event.v);
+    const last = this.versions.get(event.u);
+    if (last !== undefined && version <= last) return;
+    this.versions.set(event.u, version);
+    this.toUser(event.u, balanceMessage(event));
+  }
+
+  toUser(userId: string, message: AppSocketServerMessage): void {
+    const set = this.byUser.get(userId);
+    if (!set) return;
+    const text = JSON.stringify(message);
+    for (const client of set) send(client.socket, text);
+  }
+
+  battle(event: BattleEventMessage): void {
+    let text: string | null = null;
+    for (const client of this.clients) {
+      if (client.battles === 'all' || client.battles.has(event.id)) {
+        text ??= JSON.stringify(event);
+        send(client.socket, text);
+      }
+    }
+  }
+
+  /** Protocol pings (a socket that missed the last one is cut) and an {type: 'hb'} the client can hear. */
+  private beat(): void {
+    for (const client of this.clients) {
+      const { socket } = client;
+      if (this.alive.get(client) === false) {
+        socket.terminate();
+        continue;
+      }
+      this.alive.set(client, false);
+      if (socket.readyState === OPEN) {
+        socket.ping();
+        send(socket, '{"type":"hb"}');
+      }
+    }
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+  }
+}
+
+/** Sends unless the socket is closed or too far behind (the feed closes those). */
+function send(socket: FeedSocket, text: string): void {
+  if (socket.readyState === OPEN) socket.send(text);
+}
+
+function balanceMessage(event: BalanceEvent): BalanceMessage {
+  return { type: 'balance', balance: formatTon(BigInt(event.b)), version: event.v };
+}
+
+/** The token's user, if the token is valid and the user exists. */
+async function verify(ctx: AppContext, token: string): Promise<bigint | null> {
+  const result = await ctx.tokens.verify(token);
+  if (typeof result !== 'bigint') return null;
+  const user = await ctx.db.selectFrom('users').select('id').where('id', '=', result).executeTakeFirst();
+  return user ? result : null;
+}
+
+/** GET /ws (WebSocket): see contract/socket.ts. Returns the count of open app sockets (for metrics). */
+export function appSocketRoutes(app: App, ctx: AppContext): () => number {
+  const sockets = new AppSockets();
+  const feed = new DropFanOut(app.log, FEED_BATCH_MS, false);
+  const floods = new ThrottledWarning(app.log, 'app sockets closed for sending too many messages');
+  const stopPublisher = startBalancePublisher(ctx, app.log);
+  const bus: EventBus = ctx.bus;
+  const unsubscribe = [
+    bus.subscribe(DROPS_CHANNEL, (payload) => {
+      if (isDropEvent(payload)) feed.deliver(payload);
+    }),
+    bus.subscribe(BALANCES_CHANNEL, (payload) => {
+      if (!isBalanceBatch(payload)) {
+        app.log.warn('a balance message of an unknown shape was ignored');
+        return;
+      }
+      for (const event of payload.list) {
+        if (isBalanceEvent(event)) sockets.balance(event);
+      }
+    }),
+    bus.subscribe(DEPOSITS_CHANNEL, (payload) => {
+      const message = depositMessage(payload);
+      if (message) sockets.toUser(message.userId, message.message);
+    }),
+    bus.subscribe(BATTLES_CHANNEL, (payload) => {
+      if (isBattleEvent(payload)) sockets.battle(payload);
+    }),
+  ];
+  app.addHook('onClose', async () => {
+    stopPublisher();
+    for (const u of unsubscribe) u();
+    sockets.close();
+    feed.close();
+    floods.flush();
+  });
+
+  app.get('/ws', { websocket: true, schema: { querystring: AppSocketQuery } }, (raw, request) => {
+    const socket = raw as unknown as FeedSocket;
+    const { after: afterText } = request.query as AppSocketQuery;
+    const after = afterText === undefined ? null : BigInt(afterText);
+    // before any other listener: a flooding socket is closed (1008) before its messages are read
+    limitSocketMessages(socket as Socket, ctx.config.socketMessagesPer10s, () => floods.count());
+    const client: Client = { socket, userId: null, battles: new Set(), authing: null };
+    sockets.add(client);
+    feed.join(socket, after, () => latestDrops(ctx.db, after));
+
+    const authenticate = async (token: string) => {
+      let userId: bigint | null = null;
+      try {
+        userId = await verify(ctx, token);
+      } catch (err) {
+        request.log.warn({ err }, 'app socket: a token could not be checked');
+      }
+      if (socket.readyState !== OPEN) return;
+      if (userId === null) {
+        send(socket, '{"type":"auth_failed"}');
+        return;
+      }
+      sockets.signIn(client, userId.toString());
+      send(socket, '{"type":"auth_ok"}');
+      // the balance now: the client starts from it (and catches up whatever it missed while away)
+      const [now] = await readBalances(ctx.db, [userId]);
+      if (now && client.userId === now.u) send(socket, JSON.stringify(balanceMessage(now)));
+    };
+
+    socket.on('message', (data) => {
+      const text = messageText(data);
+      if (text === null || text.length > ctx.config.socketMaxMessageBytes) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return; // not JSON: ignored
+      }
+      if (Value.Check(AppSocketAuth, message)) {
+        const previous = client.authing ?? Promise.resolve();
+        const current = previous.then(() => authenticate(message.token));
+        client.authing = current;
+        void current.finally(() => {
+          if (client.authing === current) client.authing = null;
+        });
+      } else if (Value.Check(AppSocketWatchBattles, message)) {
+        client.battles = message.watch === 'all' ? 'all' : new Set(message.watch);
+      }
+      // anything else (a ping of an older client included) is ignored: the server pings
+    });
+  });
+  return () => sockets.size;
+}
