@@ -15,6 +15,10 @@ function run(env, label) {
 const redis = { TEST_REDIS_URL: process.env.TEST_REDIS_URL ?? '', REDIS_URL: '' };
 run({ TEST_DATABASE_URL: '', DATABASE_URL: '', ...redis }, 'PGlite (embedded)');
 if (process.env.TEST_DATABASE_URL)
-  run({ DATABASE_URL: '', ...redis }, `Postgres (${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`);
+  run(
+    { DATABASE_URL: '', ...redis },
+    `Postgres (${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`,
+  );
 else console.log('\n(TEST_DATABASE_URL is not set: the Postgres run of the API tests was skipped)');
-if (!process.env.TEST_REDIS_URL) console.log('(TEST_REDIS_URL is not set: the shared rate limit tests were skipped)');
+if (!process.env.TEST_REDIS_URL)
+  console.log('(TEST_REDIS_URL is not set: the shared rate limit tests were skipped)');

@@ -340,10 +340,10 @@ class DatabaseLease implements LeasedJobHandle {
   /** Hands the lease back (expired now) so another instance takes it at its next try. */
   private async release(): Promise<void> {
     try {
-      await this.connection.query('UPDATE job_leases SET expires_at = now() WHERE name = $1 AND holder = $2', [
-        this.name,
-        this.holder,
-      ]);
+      await this.connection.query(
+        'UPDATE job_leases SET expires_at = now() WHERE name = $1 AND holder = $2',
+        [this.name, this.holder],
+      );
     } catch (err) {
       this.log.warn({ err, job: this.name }, 'job lease: could not hand the lease back; it will expire');
     }

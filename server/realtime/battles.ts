@@ -276,7 +276,14 @@ async function rollingBattles(db: Db): Promise<ClockEntry[]> {
     .execute();
   return rows.flatMap((r) =>
     r.startedAt && r.settleAt
-      ? [{ id: r.id, rounds: Number(r.rounds), startedAt: r.startedAt.getTime(), settleAt: r.settleAt.getTime() }]
+      ? [
+          {
+            id: r.id,
+            rounds: Number(r.rounds),
+            startedAt: r.startedAt.getTime(),
+            settleAt: r.settleAt.getTime(),
+          },
+        ]
       : [],
   );
 }

@@ -1,5 +1,10 @@
 import { ApiError } from '../../contract/common.ts';
-import { FairnessState, RotateResponse, SetClientSeedRequest, SetClientSeedResponse } from '../../contract/cases.ts';
+import {
+  FairnessState,
+  RotateResponse,
+  SetClientSeedRequest,
+  SetClientSeedResponse,
+} from '../../contract/cases.ts';
 import {
   BetHistoryQuery,
   BetHistoryResponse,

@@ -3,7 +3,14 @@ import type { DemoLaunchDataResponse } from '../../contract/auth.ts';
 import { browserStorage } from '../lib/storage';
 import { API_TIMEOUT_MS, createApiClient, type InitDataSource } from './client';
 
-export { apiErrorBody, errorStatus, newIdempotencyKey, OfflineError, requireConnection, retryAfterSeconds } from './client';
+export {
+  apiErrorBody,
+  errorStatus,
+  newIdempotencyKey,
+  OfflineError,
+  requireConnection,
+  retryAfterSeconds,
+} from './client';
 
 /** Same origin by default; a build can point elsewhere with VITE_API_BASE. */
 export const API_BASE = (import.meta.env.VITE_API_BASE || '/api').replace(/\/+$/, '');

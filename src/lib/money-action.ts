@@ -84,7 +84,7 @@ export function useMoneyAction(scope: string): MoneyAction {
     };
   }, []);
   const run = useCallback(
-    <T,>(intent: string, work: (idempotencyKey: string) => Promise<T>): Promise<T> | null => {
+    <T>(intent: string, work: (idempotencyKey: string) => Promise<T>): Promise<T> | null => {
       const done = runMoneyAction(scope, intent, work);
       if (!done) return null;
       setBusy(true);

@@ -27,7 +27,9 @@ import { waitFor } from '../stand-ins/http.ts';
 // seen through the toncenter stand-in, a battle's payment).
 
 if (!postgresUrl) {
-  console.log('several instances: TEST_DATABASE_URL is not set, so these tests are skipped (PGlite is one process)');
+  console.log(
+    'several instances: TEST_DATABASE_URL is not set, so these tests are skipped (PGlite is one process)',
+  );
 }
 
 /** Short leases and polls so the test's wall time stays modest. */
@@ -61,7 +63,8 @@ const children: Instance[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'giftcases-instances-'));
 
 afterAll(async () => {
-  for (const c of children) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
+  for (const c of children)
+    if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
   await Promise.all(children.map((c) => c.exited));
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -291,7 +294,9 @@ describe.skipIf(!postgresUrl)('several instances on one Postgres', () => {
               takeover.set(job, Date.now() - killedAt);
             }
           }
-          return takeover.size === moved.length && JOBS.every((j) => survivors.some((s) => s.pid === h.get(j)));
+          return (
+            takeover.size === moved.length && JOBS.every((j) => survivors.some((s) => s.pid === h.get(j)))
+          );
         },
         'the takeover of every job',
         30_000,

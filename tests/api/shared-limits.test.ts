@@ -11,7 +11,8 @@ import { BOT_TOKEN, createTestDatabase, signLaunchData, startServer, type TestSe
 // allowance however its requests are spread; without it each instance counts its own.
 
 const redisUrl = process.env.TEST_REDIS_URL || null;
-if (!redisUrl) console.log('shared rate limits: TEST_REDIS_URL is not set, so the tests with Redis are skipped');
+if (!redisUrl)
+  console.log('shared rate limits: TEST_REDIS_URL is not set, so the tests with Redis are skipped');
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -97,7 +98,9 @@ describe('rate limits without Redis', () => {
       );
       const started = buildApp(config, { database, logger: false });
       await expect(started).rejects.toBeInstanceOf(RedisUnavailableError);
-      await expect(started).rejects.toThrow(/^REDIS_URL: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ did not answer/);
+      await expect(started).rejects.toThrow(
+        /^REDIS_URL: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ did not answer/,
+      );
     } finally {
       await drop();
     }

@@ -123,14 +123,20 @@ export function BattleRoomPage() {
             quick={quick}
             won={winners.has(seat.seat)}
             shown={shown}
-            onLanded={(round) => setLanded((l) => (l[seat.seat] === round ? l : { ...l, [seat.seat]: round }))}
+            onLanded={(round) =>
+              setLanded((l) => (l[seat.seat] === round ? l : { ...l, [seat.seat]: round }))
+            }
             canJoin={battle.status === 'open' && me === null && seat.player === null}
             onJoin={() => setAsking(seat.seat)}
           />
         ))}
       </div>
       {over && me && (
-        <p className="battle__result" data-testid="battle-result" data-won={winners.has(me.seat) || undefined}>
+        <p
+          className="battle__result"
+          data-testid="battle-result"
+          data-won={winners.has(me.seat) || undefined}
+        >
           {winners.has(me.seat) ? t('battle.result.won') : t('battle.result.lost')}
         </p>
       )}
@@ -140,9 +146,7 @@ export function BattleRoomPage() {
           onCancel={() => setAsking(null)}
           onConfirm={() => {
             setAsking(null);
-            void act(`battle:join:${battle.id}`, (key) =>
-              joinBattle(battle.id, { seat: joining.seat }, key),
-            );
+            void act(`battle:join:${battle.id}`, (key) => joinBattle(battle.id, { seat: joining.seat }, key));
           }}
         />
       )}
