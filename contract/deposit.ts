@@ -99,6 +99,9 @@ export const DepositCreditedMessage = Type.Object({
   id: Type.String(),
   /** true for a demo credit */
   demo: Type.Boolean(),
+  /** a promo code's bonus credited with this deposit (its own promo_bonus ledger row), in TON */
+  bonus: Type.Optional(Ton),
+  promoCode: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type DepositCreditedMessage = Static<typeof DepositCreditedMessage>;
 

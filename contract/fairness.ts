@@ -70,8 +70,29 @@ export const UpgradeBetProof = Type.Object({
 });
 export type UpgradeBetProof = Static<typeof UpgradeBetProof>;
 
-/** GET /fairness/bets/:id */
-export const BetProof = Type.Union([CaseBetProof, UpgradeBetProof]);
+/**
+ * A daily wheel spin: rolled like a case opening against the prize table (entries `ton:<amount>`,
+ * `case:<caseId>`, `none`, segment 0 first); the segment is the entry the roll lands in.
+ */
+export const WheelBetProof = Type.Object({
+  kind: Type.Literal('wheel'),
+  ...SeedFields,
+  roll: Type.Integer({ minimum: 0 }),
+  totalWeight: Type.Integer({ minimum: 1 }),
+  weightTable: WeightTable,
+  segment: Type.Integer({ minimum: 0 }),
+  prize: Type.Object({
+    kind: Type.Union([Type.Literal('ton'), Type.Literal('case'), Type.Literal('none')]),
+    amount: Type.Union([Ton, Type.Null()]),
+    caseId: Type.Union([Type.String(), Type.Null()]),
+    /** case prizes: the free opening's own bet id */
+    openingBetId: Type.Union([Type.String(), Type.Null()]),
+  }),
+});
+export type WheelBetProof = Static<typeof WheelBetProof>;
+
+/** GET /fairness/bets/:id (a free opening won on the wheel or as a rank reward is a 'case' bet, price 0) */
+export const BetProof = Type.Union([CaseBetProof, UpgradeBetProof, WheelBetProof]);
 export type BetProof = Static<typeof BetProof>;
 
 /** GET /fairness/history?page=&limit=: all of the player's bets, openings and upgrades, newest first. */
@@ -86,12 +107,12 @@ export type BetHistoryQuery = Static<typeof BetHistoryQuery>;
 
 export const BetHistoryEntry = Type.Object({
   betId: Type.String(),
-  kind: Type.Union([Type.Literal('case'), Type.Literal('upgrade')]),
+  kind: Type.Union([Type.Literal('case'), Type.Literal('upgrade'), Type.Literal('wheel')]),
   createdAt: Type.String({ format: 'date-time' }),
-  /** the case opened, or the stake of the upgrade */
+  /** the case opened, the stake of the upgrade, or the wheel's prize (`ton:0.1`, `case:starter`, `none`) */
   title: Type.String(),
-  /** the item drawn, or the upgrade's target */
-  item: Item,
+  /** the item drawn, or the upgrade's target; null for a wheel spin that drew no item */
+  item: Type.Union([Item, Type.Null()]),
   /** upgrades: whether it succeeded; openings: null */
   success: Type.Union([Type.Boolean(), Type.Null()]),
   serverSeedHash: Type.String(),

@@ -38,6 +38,9 @@ import { raceRoutes } from './routes/race.ts';
 import { BattleClock, battleSocketRoutes } from './realtime/battles.ts';
 import { installRateLimits, RateLimitedError } from './limits.ts';
 import { ThrottledWarning } from './realtime/sockets.ts';
+// retention: the daily wheel, promo codes, rank rewards, invites
+import { retentionRoutes } from './routes/retention.ts';
+import { startRetention } from './retention/start.ts';
 
 /** A registered route: its method(s), full path and the contract schemas it validates with. */
 export interface RouteInfo {
@@ -153,6 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // stored Idempotency-Keys live 24 hours: swept periodically from start to close
   const keySweeper = startIdempotencySweeper(db, app.log);
   const battleClock = new BattleClock(ctx, app.log);
+  const retention = await startRetention(ctx, app.log); // checks its settings against the catalogue
   // Graceful close waits for the requests in flight: a request counts from the moment Node has read its
   // headers (the raw 'request' event, before any hook) until its connection is done with it and, when the
   // client went away first, until its handler has answered anyway (a money handler runs its transaction to
@@ -191,6 +195,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await keySweeper.stop();
     await battleClock.close();
+    await retention.close();
     await payments.stop();
     await bus.close();
   });
@@ -252,6 +257,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       dropFeedRoutes(typed, ctx);
       battleRoutes(typed, ctx, battleClock);
       raceRoutes(typed, ctx);
+      retentionRoutes(typed, ctx);
       battleSocketRoutes(typed, ctx.bus, config.socketMessagesPer10s);
     },
     { prefix: API_PREFIX },
@@ -261,6 +267,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await serveStatic(app, config);
   payments.start();
   await battleClock.start(); // pays battles a stopped server left rolled, then sweeps periodically
+  await retention.start(); // the daily invite share: pays what a stopped server left, then daily
 
   let closed = false;
   return {

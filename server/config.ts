@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Address } from '@ton/core';
 import { tryParseTon } from '../contract/money.ts';
+import { loadRetentionConfig, type RetentionConfig } from './retention/config.ts';
 
 /** Server configuration, read from environment variables with safe defaults (see README for the table). */
 export interface Config {
@@ -87,6 +88,8 @@ export interface Config {
   racePeriodSeconds: number;
   /** Race prizes by place in nanoTON (RACE_PRIZES_TON: comma-separated TON amounts, first place first). */
   racePrizesNano: bigint[];
+  // ── retention: the daily wheel's prizes, the rank table, the invite share (server/retention/config.ts)
+  retention: RetentionConfig;
   // ── limits and timeouts ───────────────────────────────────────────────────
   /** Rate limits (requests per window; 0 turns one off). See server/limits.ts. */
   rateLimits: RateLimits;
@@ -287,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     gamesSweepMs: Math.max(100, int('GAMES_SWEEP_MS', 5000, env)),
     racePeriodSeconds,
     racePrizesNano: racePrizes(env),
+    retention: loadRetentionConfig(env),
     rateLimits: {
       windowMs: positive('RATE_LIMIT_WINDOW_MS', 60_000, env),
       apiPerAddress: int('RATE_LIMIT_API_PER_ADDRESS', 1200, env),

@@ -1,9 +1,11 @@
+import type { Item } from '../../contract/cases.ts';
 import type { BetHistoryEntry, BetProof, WeightTable } from '../../contract/fairness.ts';
 import { formatTon } from '../../contract/money.ts';
 import type { Db } from '../db/index.ts';
 import { notFound } from '../lib/errors.ts';
 import { parseWeightTable } from './proofs.ts';
 import { chanceFields } from './upgrade.ts';
+import { retentionBets, retentionBetProof } from '../retention/proofs.ts';
 
 /**
  * Public proofs (no sign-in): one bet by its public id, a weight table by its hash, and a player's whole
@@ -26,7 +28,7 @@ function apiItem(i: ItemFields) {
     price: formatTon(i.price_nano),
     imageUrl: i.image_url,
     imageBase64: null,
-    rarity: i.rarity as BetHistoryEntry['item']['rarity'],
+    rarity: i.rarity as Item['rarity'],
   };
 }
 
@@ -53,6 +55,10 @@ export async function weightTable(db: Db, hash: string): Promise<WeightTable | n
     text: row.entries,
     entries: entries.map((e) => ({ ...e, name: names.get(e.itemId) ?? null })),
   };
+}
+
+function notFoundBet(betId: string): never {
+  throw notFound('BET_NOT_FOUND', `There is no bet "${betId}"`);
 }
 
 /** GET /fairness/bets/:id: the proof of one opening or upgrade, 404 BET_NOT_FOUND otherwise. */
@@ -118,7 +124,7 @@ export async function betProof(db: Db, betId: string): Promise<BetProof> {
     ])
     .where('u.public_id', '=', betId)
     .executeTakeFirst();
-  if (!u) throw notFound('BET_NOT_FOUND', `There is no bet "${betId}"`);
+  if (!u) return (await retentionBetProof(db, betId)) ?? notFoundBet(betId); // a wheel spin, a free opening
   return {
     kind: 'upgrade',
     betId: u.public_id,
@@ -220,7 +226,9 @@ export async function betHistory(
     .orderBy('u.id', 'desc')
     .limit(take)
     .execute();
+  const retention = await retentionBets(db, userId, take); // wheel spins and free openings
   const merged: (BetHistoryEntry & { at: number })[] = [
+    ...retention.bets,
     ...openings.map((o) => ({
       at: o.created_at.getTime(),
       betId: o.public_id,
@@ -251,7 +259,7 @@ export async function betHistory(
   // newest first; one seed pair's nonces order bets made in the same millisecond
   merged.sort((a, b) => b.at - a.at || b.nonce - a.nonce);
   return {
-    total: Number(openingCount.n) + Number(upgradeCount.n),
+    total: Number(openingCount.n) + Number(upgradeCount.n) + retention.total,
     bets: merged.slice((page - 1) * limit, page * limit).map(({ at: _at, ...bet }) => bet),
   };
 }

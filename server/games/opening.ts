@@ -9,6 +9,7 @@ import { loadEntries, toApiItem, type ItemRow } from './cases.ts';
 import { takeNonces } from './fairness.ts';
 import { newBetId, recordWeightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
+import { grantRankRewards } from '../retention/ranks.ts';
 
 type Trx = Transaction<Database>;
 
@@ -109,7 +110,7 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
     );
 
     return {
-      balanceNano,
+      balanceNano: await grantRankRewards(trx, userId, balanceNano), // a rank reached pays its reward now
       drops: draws.map((d) => ({
         id: byNonce.get(d.nonce)!.id,
         created_at: byNonce.get(d.nonce)!.created_at,

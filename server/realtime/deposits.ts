@@ -24,6 +24,9 @@ export interface DepositEvent {
   /** the credit's external id */
   id: string;
   demo: boolean;
+  /** a promo code's bonus credited with the deposit, nanoTON (absent: none) */
+  bonusNano?: string;
+  promoCode?: string | null;
 }
 
 export function publishDeposit(bus: EventBus, event: DepositEvent): Promise<void> {
@@ -66,6 +69,9 @@ export function depositSocketRoutes(app: App, ctx: AppContext): void {
       method: payload.method,
       id: payload.id,
       demo: payload.demo,
+      ...(payload.bonusNano && /^\d+$/.test(payload.bonusNano) && BigInt(payload.bonusNano) > 0n
+        ? { bonus: formatTon(BigInt(payload.bonusNano)), promoCode: payload.promoCode ?? null }
+        : {}),
     };
     hub.sendToUser(payload.userId, message);
   });

@@ -21,7 +21,7 @@ const digest = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * An onRequest hook admitting only requests whose x-admin-key equals the configured key: 401 when the
  * header is missing, 403 when it is wrong. Compared in constant time (as fixed-length digests).
  */
-function requireAdmin(adminKey: string) {
+export function requireAdmin(adminKey: string) {
   const expected = digest(adminKey);
   return async (request: FastifyRequest): Promise<void> => {
     const given = request.headers[ADMIN_KEY_HEADER];

@@ -92,7 +92,9 @@ function BetVerification({ betId }: { betId: string }) {
       <h2 className="verify-card__title">
         {bet.kind === 'case'
           ? t('verify.caseBet', { name: bet.case.name })
-          : t('verify.upgradeBet', { stake: bet.stake.name, target: bet.target.name })}
+          : bet.kind === 'wheel'
+            ? t('retention.verifyWheel')
+            : t('verify.upgradeBet', { stake: bet.stake.name, target: bet.target.name })}
       </h2>
       <dl className="verify-fields">
         <dt>{t('verify.betId')}</dt>
@@ -111,7 +113,9 @@ function BetVerification({ betId }: { betId: string }) {
         <dd data-testid="verify-recorded">
           {bet.kind === 'case'
             ? `${bet.item.name} (roll ${bet.roll} / ${bet.totalWeight})`
-            : `${bet.success ? t('verify.success') : t('verify.fail')} (${bet.rolled} vs ${bet.chanceNumerator}/${bet.chanceDenominator})`}
+            : bet.kind === 'wheel'
+              ? `${t('retention.verifySegment', { segment: bet.segment + 1, prize: bet.weightTable.entries[bet.segment]?.itemId ?? '' })} (roll ${bet.roll} / ${bet.totalWeight})`
+              : `${bet.success ? t('verify.success') : t('verify.fail')} (${bet.rolled} vs ${bet.chanceNumerator}/${bet.chanceDenominator})`}
         </dd>
       </dl>
       {!bet.serverSeed ? (
