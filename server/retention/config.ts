@@ -7,8 +7,8 @@ import { RANK_NAMES } from '../../contract/users.ts';
  *   WHEEL_PRIZES             the daily wheel's 12 segments, segment 0 first: `ton:<amount>:<weight>`,
  *                            `case:<caseId>:<weight>` (a free opening of that case) or `none:<weight>`
  *   WHEEL_COOLDOWN_SECONDS   time between two daily spins of a player (rolling; 86400)
- *   RANK_TABLE               ranks 2 to 7: `<openings>:<reward>` each, reward `spin`, `ton:<amount>` or
- *                            `case:<caseId>`; rank 1 (Rookie) is where every player starts
+ *   RANK_TABLE               ranks 2 to 7: `<openings>:<reward>` each, reward `spin`, `ton:<amount>`,
+ *                            `case:<caseId>` or `none`; rank 1 (Rookie) is where every player starts
  *   INVITE_SHARE             share of an invitee's wagers' house edge (wager × (1 − RTP)) paid to the
  *                            inviter, daily: a fraction in [0, 1] with at most 6 decimals (0.2)
  */
@@ -35,7 +35,7 @@ export interface RankStep {
   name: (typeof RANK_NAMES)[number];
   /** paid openings needed */
   openings: number;
-  /** what reaching it grants; null for the first rank */
+  /** what reaching it grants; null for the first rank and a rank without a reward */
   reward: { kind: RankRewardKind; amountNano: bigint; caseId: string | null } | null;
 }
 
@@ -97,16 +97,17 @@ function parseRankTable(raw: string): RankStep[] {
     if (!/^[1-9][0-9]{0,6}$/.test(count ?? '') || openings <= steps[steps.length - 1]!.openings) {
       fail(`"${part}": openings must be whole numbers, rising from rank to rank`);
     }
-    let reward: RankStep['reward'] = null;
-    if (kind === 'spin' && value === undefined) reward = { kind: 'spin', amountNano: 0n, caseId: null };
+    let reward: RankStep['reward'] | undefined;
+    if (kind === 'none' && value === undefined) reward = null;
+    else if (kind === 'spin' && value === undefined) reward = { kind: 'spin', amountNano: 0n, caseId: null };
     else if (kind === 'ton' && value !== undefined && extra === undefined) {
       const amountNano = tryParseTon(value);
       if (amountNano !== null && amountNano > 0n) reward = { kind: 'ton', amountNano, caseId: null };
     } else if (kind === 'case' && value !== undefined && extra === undefined && CASE_ID.test(value)) {
       reward = { kind: 'case', amountNano: 0n, caseId: value };
     }
-    if (!reward) fail(`"${part}": the reward is spin, ton:<amount> or case:<caseId>`);
-    steps.push({ level: i + 2, name: RANK_NAMES[i + 1]!, openings, reward });
+    if (reward === undefined) fail(`"${part}": the reward is spin, ton:<amount>, case:<caseId> or none`);
+    steps.push({ level: i + 2, name: RANK_NAMES[i + 1]!, openings, reward: reward ?? null });
   });
   return steps;
 }

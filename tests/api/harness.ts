@@ -71,6 +71,14 @@ export const RATE_LIMITS_OFF: NodeJS.ProcessEnv = {
   RATE_LIMIT_SOCKETS_PER_ADDRESS: '0',
 };
 
+/**
+ * Rank rewards change balances, inventories and nonces as openings cross the thresholds, so they are off
+ * (same thresholds, no rewards) unless a test turns them on (tests/api/retention.test.ts does).
+ */
+export const RANK_REWARDS_OFF: NodeJS.ProcessEnv = {
+  RANK_TABLE: '1:none,5:none,15:none,40:none,100:none,250:none',
+};
+
 export interface TestServer {
   built: BuiltApp;
   baseUrl: string;
@@ -113,6 +121,7 @@ export async function startServer(
       JWT_SECRET: 'test-secret-test-secret-test-secret',
       LOG_LEVEL: 'silent',
       ...RATE_LIMITS_OFF,
+      ...RANK_REWARDS_OFF,
       ...options.env,
     },
     { port: 0, host: '127.0.0.1', clientDir: '/nonexistent', ...options.config },

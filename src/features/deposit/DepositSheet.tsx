@@ -14,11 +14,15 @@ import { MethodStep } from './MethodStep';
 import { CREDITED_SHOWN_MS, type Step } from './model';
 import { StatusStep } from './StatusStep';
 import { useDepositCredits } from './useDepositCredits';
+import { PromoField, refreshPromo } from './PromoField';
+import { formatTon } from '../../lib/format';
 import './deposit.css';
 
 interface DepositSheetProps {
   open: boolean;
   onClose: () => void;
+  /** a promo code to enter (the home banner's) */
+  promoCode?: string | null;
 }
 
 /**
@@ -26,12 +30,12 @@ interface DepositSheetProps {
  * for the credit (pushed over the deposit socket), then a check mark for 1.2 s and the sheet closes.
  * In demo mode the demo provider stands in for the wallet or the invoice, and the sheet says so.
  */
-export function DepositSheet({ open, onClose }: DepositSheetProps) {
+export function DepositSheet({ open, onClose, promoCode = null }: DepositSheetProps) {
   // Mounted only while open: every opening starts from the method choice.
-  return open ? <DepositFlow onClose={onClose} /> : null;
+  return open ? <DepositFlow onClose={onClose} promoCode={promoCode} /> : null;
 }
 
-function DepositFlow({ onClose }: { onClose: () => void }) {
+function DepositFlow({ onClose, promoCode }: { onClose: () => void; promoCode: string | null }) {
   const { t } = useTranslation();
   const titleId = useId();
   const infoQuery = useAtomValue(depositInfoAtom);
@@ -40,10 +44,14 @@ function DepositFlow({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
 
   useDepositCredits({
-    onCredited: (message) =>
+    onCredited: (message) => {
+      if (message.bonus) refreshPromo(); // the waiting code is used
       setStep((current) =>
-        current.name === 'waiting' ? { name: 'credited', amount: message.amount } : current,
-      ),
+        current.name === 'waiting'
+          ? { name: 'credited', amount: message.amount, bonus: message.bonus, promoCode: message.promoCode }
+          : current,
+      );
+    },
     onReconnected: () => {
       // Back after a drop: a credit may have landed meanwhile; the balance tells.
       void queryClient.refetchQueries({ queryKey: queryKeys.balance }).then(() => {
@@ -172,8 +180,15 @@ function DepositFlow({ onClose }: { onClose: () => void }) {
             }
             title={t('deposit.credited')}
             amount={step.amount}
-          />
+          >
+            {step.bonus && (
+              <p className="deposit__status-bonus" data-testid="deposit-bonus">
+                {t('retention.promo.bonus', { code: step.promoCode ?? '', amount: formatTon(step.bonus) })}
+              </p>
+            )}
+          </StatusStep>
         )}
+        {(step.name === 'select' || step.name === 'amount') && <PromoField initialCode={promoCode} />}
       </div>
     </div>
   );

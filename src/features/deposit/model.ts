@@ -18,4 +18,10 @@ export type Step =
       /** the balance when the deposit was sent (to notice a credit missed while the socket was down) */
       baseline: string | null;
     }
-  | { name: 'credited'; amount: string };
+  | {
+      name: 'credited';
+      amount: string;
+      /** a promo code's bonus credited with the deposit, TON, and its code */
+      bonus?: string;
+      promoCode?: string | null;
+    };
