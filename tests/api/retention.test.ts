@@ -8,6 +8,7 @@ import type {
   WheelStateResponse,
 } from '../../contract/retention.ts';
 import type { ProfileResponse } from '../../contract/users.ts';
+import { runAdminCli } from '../../server/admin-cli.ts';
 import { creditDeposit } from '../../server/payments/credit.ts';
 import { payInviteShares } from '../../server/retention/invites.ts';
 import { verifyCase, verifyWheel } from '../support/independent-verifier.ts';
@@ -303,6 +304,26 @@ describe('promo codes', { timeout: 120_000 }, () => {
       body: { kind: 'credit', percent: 5 },
     });
     expect(bad.status).toBe(400);
+  });
+
+  it('the command line creates, lists and switches off codes on the database', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+    const db = server.built.ctx.db;
+    const args = ['promo', 'set', 'cliboost', 'percent', '12.5', '--max', '3', '--uses', '2'];
+    expect(await runAdminCli(args, db, io)).toBe(0);
+    expect(out.at(-1)).toContain('CLIBOOST');
+    expect(out.at(-1)).toContain('+12.5% of the next deposit (at most 3 TON)');
+    expect(await runAdminCli(['promo', 'list'], db, io)).toBe(0);
+    expect(out.some((l) => l.startsWith('GIFTBOOST') && l.includes('+7%'))).toBe(true);
+    expect(await runAdminCli(['promo', 'set', 'CLIBOOST', 'percent', '12.5', '--off'], db, io)).toBe(0);
+    const { token } = await player(server);
+    const off = await server.call('POST', '/promo/apply', { token, body: { code: 'CLIBOOST' } });
+    expect((off.body as { code: string }).code).toBe('PROMO_INACTIVE');
+    expect(await runAdminCli(['promo', 'set', 'X', 'bonus', '1'], db, io)).toBe(2);
+    expect(await runAdminCli(['promo', 'set', 'BADPCT', 'percent', '1.234'], db, io)).toBe(1);
+    expect(err.at(-1)).toContain('PROMO_INPUT_INVALID');
   });
 
   it('does not pay a waiting bonus whose code expired before the deposit landed', async () => {
