@@ -106,9 +106,11 @@ export function signLaunchData(
   user: Partial<LaunchUser> = {},
   botToken = BOT_TOKEN,
   authDate = new Date(),
+  startParam?: string,
 ): string {
   const full = { id: 5000 + Math.floor(Math.random() * 1e6), first_name: 'Test', ...user };
-  return sign({ user: full } as Parameters<typeof sign>[0], botToken, authDate);
+  const data = { user: full, ...(startParam ? { start_param: startParam } : {}) };
+  return sign(data as Parameters<typeof sign>[0], botToken, authDate);
 }
 
 /** Starts a server in-process on a random port. Pass `database` to share one between instances. */
