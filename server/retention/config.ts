@@ -13,9 +13,9 @@ import { RANK_NAMES } from '../../contract/users.ts';
  *                            inviter, daily: a fraction in [0, 1] with at most 6 decimals (0.2)
  */
 
-export type PrizeKind = 'ton' | 'case' | 'none';
+type PrizeKind = 'ton' | 'case' | 'none';
 
-export interface WheelPrize {
+interface WheelPrize {
   kind: PrizeKind;
   /** TON prizes: the amount, nanoTON; 0 otherwise */
   amountNano: bigint;
@@ -27,7 +27,7 @@ export interface WheelPrize {
   label: string;
 }
 
-export type RankRewardKind = 'spin' | 'ton' | 'case';
+type RankRewardKind = 'spin' | 'ton' | 'case';
 
 export interface RankStep {
   /** 1 for the first rank */
@@ -48,7 +48,7 @@ export interface RetentionConfig {
 }
 
 /** The wheel has 12 segments (spec §9). */
-export const WHEEL_SEGMENTS = 12;
+const WHEEL_SEGMENTS = 12;
 
 const DEFAULT_WHEEL_PRIZES =
   'ton:0.05:300,none:150,ton:0.1:200,case:starter:30,ton:0.25:100,none:100,' +

@@ -18,7 +18,7 @@ import { creditOnce, upsertUser, type UserRow } from '../users.ts';
  * since the Unix epoch), so another instance or a restart credits nothing twice.
  */
 
-export const LEDGER_KIND_INVITE_SHARE = 'invite_share';
+const LEDGER_KIND_INVITE_SHARE = 'invite_share';
 const DAY_MS = 86_400_000;
 /** Ended days looked back on when paying (a server that was down pays the last week). */
 const MAX_CATCH_UP_DAYS = 7;
@@ -26,7 +26,7 @@ const CURSOR = 'invite-share';
 const WAGER_KINDS = [LEDGER_KIND_CASE_OPEN, LEDGER_KIND_BATTLE_SEAT, LEDGER_KIND_BATTLE_REFUND];
 
 /** The inviter named by a start parameter `ref_<id>`, or null. */
-export function inviterFrom(startParam: string | null): bigint | null {
+function inviterFrom(startParam: string | null): bigint | null {
   if (!startParam?.startsWith(INVITE_START_PREFIX)) return null;
   const id = startParam.slice(INVITE_START_PREFIX.length);
   return /^[1-9][0-9]{0,18}$/.test(id) ? BigInt(id) : null;
@@ -36,7 +36,7 @@ export function inviterFrom(startParam: string | null): bigint | null {
  * Links a player who has just signed in for the first time to the inviter their start parameter names.
  * Returns whether a link was made.
  */
-export async function linkInvitee(db: Db, inviteeId: bigint, inviterId: bigint | null): Promise<boolean> {
+async function linkInvitee(db: Db, inviteeId: bigint, inviterId: bigint | null): Promise<boolean> {
   if (inviterId === null || inviterId === inviteeId) return false;
   const inviter = await db.selectFrom('users').select('id').where('id', '=', inviterId).executeTakeFirst();
   if (!inviter) return false;
@@ -50,10 +50,7 @@ export async function linkInvitee(db: Db, inviteeId: bigint, inviterId: bigint |
 }
 
 /** The Mini App link that opens with `startapp=ref_<id>`: TWA_RETURN_URL's, or the public URL's. */
-export function inviteLink(
-  config: Pick<Config, 'twaReturnUrl' | 'publicUrl' | 'port'>,
-  userId: bigint,
-): string {
+function inviteLink(config: Pick<Config, 'twaReturnUrl' | 'publicUrl' | 'port'>, userId: bigint): string {
   const param = `${INVITE_START_PREFIX}${userId}`;
   const base = config.twaReturnUrl ?? `${publicBaseUrl(config)}/`;
   const url = new URL(base);

@@ -30,10 +30,10 @@ import { creditInTransaction, credited } from './ledger.ts';
 type Trx = Transaction<Database>;
 type CodeRow = Selectable<PromoCodesTable>;
 
-export const LEDGER_KIND_PROMO_BONUS = 'promo_bonus';
+const LEDGER_KIND_PROMO_BONUS = 'promo_bonus';
 
 /** Codes are kept in capitals; a player may type them in any case. */
-export function normalizeCode(code: string): string {
+function normalizeCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
@@ -50,7 +50,7 @@ function pendingView(row: CodeRow): PendingPromo {
   };
 }
 
-export function codeView(row: CodeRow): PromoCodeView {
+function codeView(row: CodeRow): PromoCodeView {
   return {
     code: row.code,
     kind: row.kind,
@@ -188,7 +188,7 @@ export async function pendingPromo(db: Db, userId: bigint): Promise<PendingPromo
  * deposit_percent code pays floor(deposit × percent) (at most its maxBonus) as its own ledger row. Returns
  * the bonus credited (0 when none) and the balance after.
  */
-export async function payDepositBonus(
+async function payDepositBonus(
   trx: Trx,
   userId: bigint,
   depositNano: bigint,

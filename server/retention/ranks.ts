@@ -19,7 +19,7 @@ import { creditInTransaction, credited } from './ledger.ts';
 
 type Trx = Transaction<Database>;
 
-export const LEDGER_KIND_RANK_REWARD = 'rank_reward';
+const LEDGER_KIND_RANK_REWARD = 'rank_reward';
 
 /** The rank table in use: RANK_TABLE, set when the app is built (setRankTable). */
 let table: RankStep[] = loadRetentionConfig({}).ranks;

@@ -29,7 +29,7 @@ import { creditInTransaction, credited } from './ledger.ts';
 
 type Trx = Transaction<Database>;
 
-export const LEDGER_KIND_WHEEL_PRIZE = 'wheel_prize';
+const LEDGER_KIND_WHEEL_PRIZE = 'wheel_prize';
 
 /** The prize table's entries as rolled (their canonical text is what the proof's tableHash covers). */
 function tableEntries(config: RetentionConfig) {
@@ -47,7 +47,7 @@ async function prizeCases(db: Db, config: RetentionConfig) {
   return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, imageUrl: r.image_url }]));
 }
 
-export async function wheelSegments(db: Db, config: RetentionConfig): Promise<WheelSegment[]> {
+async function wheelSegments(db: Db, config: RetentionConfig): Promise<WheelSegment[]> {
   const cases = await prizeCases(db, config);
   const total = config.wheelPrizes.reduce((sum, p) => sum + p.weight, 0);
   return config.wheelPrizes.map((p, segment) => ({

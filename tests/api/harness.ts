@@ -75,7 +75,7 @@ export const RATE_LIMITS_OFF: NodeJS.ProcessEnv = {
  * Rank rewards change balances, inventories and nonces as openings cross the thresholds, so they are off
  * (same thresholds, no rewards) unless a test turns them on (tests/api/retention.test.ts does).
  */
-export const RANK_REWARDS_OFF: NodeJS.ProcessEnv = {
+const RANK_REWARDS_OFF: NodeJS.ProcessEnv = {
   RANK_TABLE: '1:none,5:none,15:none,40:none,100:none,250:none',
 };
 

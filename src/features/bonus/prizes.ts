@@ -4,7 +4,7 @@
  */
 
 /** Item prizes; their names are translated under bonus.items. */
-export type PrizeItem = 'rose' | 'cake' | 'ring' | 'teddy' | 'crown' | 'diamond';
+type PrizeItem = 'rose' | 'cake' | 'ring' | 'teddy' | 'crown' | 'diamond';
 
 export interface WheelPrize {
   id: string;
