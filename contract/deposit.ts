@@ -133,6 +133,9 @@ export const DepositCreditedMessage = Type.Object({
   demo: Type.Boolean(),
   /** a gift deposit: the item it became in the inventory (amount is its price; the balance is unchanged) */
   item: Type.Optional(InventoryItem),
+  /** a promo code's bonus credited with this deposit (its own promo_bonus ledger row), in TON */
+  bonus: Type.Optional(Ton),
+  promoCode: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type DepositCreditedMessage = Static<typeof DepositCreditedMessage>;
 

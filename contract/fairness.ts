@@ -78,8 +78,29 @@ export const UpgradeBetProof = Type.Object({
 });
 export type UpgradeBetProof = Static<typeof UpgradeBetProof>;
 
-/** GET /fairness/bets/:id */
-export const BetProof = Type.Union([CaseBetProof, UpgradeBetProof]);
+/**
+ * A daily wheel spin: rolled like a case opening against the prize table (entries `ton:<amount>`,
+ * `case:<caseId>`, `none`, segment 0 first); the segment is the entry the roll lands in.
+ */
+export const WheelBetProof = Type.Object({
+  kind: Type.Literal('wheel'),
+  ...SeedFields,
+  roll: Type.Integer({ minimum: 0 }),
+  totalWeight: Type.Integer({ minimum: 1 }),
+  weightTable: WeightTable,
+  segment: Type.Integer({ minimum: 0 }),
+  prize: Type.Object({
+    kind: Type.Union([Type.Literal('ton'), Type.Literal('case'), Type.Literal('none')]),
+    amount: Type.Union([Ton, Type.Null()]),
+    caseId: Type.Union([Type.String(), Type.Null()]),
+    /** case prizes: the free opening's own bet id */
+    openingBetId: Type.Union([Type.String(), Type.Null()]),
+  }),
+});
+export type WheelBetProof = Static<typeof WheelBetProof>;
+
+/** GET /fairness/bets/:id (a free opening won on the wheel or as a rank reward is a 'case' bet, price 0) */
+export const BetProof = Type.Union([CaseBetProof, UpgradeBetProof, WheelBetProof]);
 export type BetProof = Static<typeof BetProof>;
 
 /** GET /fairness/history?page=&limit=: all of the player's bets, openings and upgrades, newest first. */
@@ -100,13 +121,13 @@ export type BetHistoryQuery = Static<typeof BetHistoryQuery>;
 export const BetHistoryEntry = Type.Object({
   /** the bet's public id: /verify/<betId> for openings and upgrades, /battle/<betId> for battles */
   betId: Type.String(),
-  kind: Type.Union([Type.Literal('case'), Type.Literal('upgrade'), Type.Literal('battle')]),
+  kind: Type.Union([Type.Literal('case'), Type.Literal('upgrade'), Type.Literal('battle'), Type.Literal('wheel')]),
   createdAt: Type.String({ format: 'date-time' }),
-  /** the case opened (a battle: its first round's case), or the stake of the upgrade */
+  /** the case opened (a battle: its first round's case), the stake of the upgrade, or the wheel's prize (`ton:0.1`, `case:starter`, `none`) */
   title: Type.String(),
   /** the same in Russian */
   titleRu: Type.String(),
-  /** the item drawn, the upgrade's target, or a battle's dearest drop of the player's seat (null before any) */
+  /** the item drawn, the upgrade's target, a battle's dearest drop of the player's seat (null before any), or a wheel spin's item (null when it drew none) */
   item: Type.Union([Item, Type.Null()]),
   /** upgrades: whether it succeeded; battles: whether the player's team won (null until settled); openings: null */
   success: Type.Union([Type.Boolean(), Type.Null()]),

@@ -1,10 +1,12 @@
 import { Type, type Static } from 'typebox';
+import { Item } from './cases.ts';
 import { Ton } from './common.ts';
+import { PrizeCase } from './retention.ts';
 
 export const ProfileStats = Type.Object({ openingsCount: Type.Integer({ minimum: 0 }) });
 export type ProfileStats = Static<typeof ProfileStats>;
 
-/** Rank names, lowest first (spec §9); the level display is fixed at Level 1, the first of them. */
+/** Rank names, lowest first (spec §9); the rank table (RANK_TABLE) gives each its threshold and reward. */
 export const RANK_NAMES = [
   'Rookie',
   'Explorer',
@@ -15,9 +17,6 @@ export const RANK_NAMES = [
   'Epic Opener',
 ] as const;
 export type RankName = (typeof RANK_NAMES)[number];
-
-/** Level progress is openingsCount / this many cases (spec §9). */
-export const LEVEL_PROGRESS_OPENINGS = 350;
 
 export const ProfileLevel = Type.Object({
   level: Type.Integer({ minimum: 1 }),
@@ -30,7 +29,7 @@ export const ProfileLevel = Type.Object({
     Type.Literal('Treasure'),
     Type.Literal('Epic Opener'),
   ]),
-  /** openingsCount / 350, capped at 1 */
+  /** the way from this rank's threshold to the next one's, 0 to 1 (1 at the last rank) */
   progress: Type.Number({ minimum: 0, maximum: 1 }),
 });
 export type ProfileLevel = Static<typeof ProfileLevel>;
@@ -52,11 +51,42 @@ export const Achievement = Type.Object({
 });
 export type Achievement = Static<typeof Achievement>;
 
+/** One rank of the ladder: its threshold (paid openings), its reward, and what the player got. */
+export const RankView = Type.Object({
+  level: Type.Integer({ minimum: 1 }),
+  rank: Type.String(),
+  openings: Type.Integer({ minimum: 0 }),
+  reached: Type.Boolean(),
+  /** what reaching it grants; null for the first rank */
+  reward: Type.Union([
+    Type.Object({
+      kind: Type.Union([Type.Literal('spin'), Type.Literal('ton'), Type.Literal('case')]),
+      amount: Type.Union([Ton, Type.Null()]),
+      case: Type.Union([PrizeCase, Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+  /** the reward as given: when, and for a case opening the item drawn */
+  granted: Type.Union([
+    Type.Object({
+      at: Type.String({ format: 'date-time' }),
+      /** spin rewards: spent on the wheel */
+      spinUsed: Type.Boolean(),
+      openingBetId: Type.Union([Type.String(), Type.Null()]),
+      item: Type.Union([Item, Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+});
+export type RankView = Static<typeof RankView>;
+
 /** GET /users/profile */
 export const ProfileResponse = Type.Object({
   stats: ProfileStats,
   level: ProfileLevel,
   achievements: Type.Array(Achievement),
+  /** the rank ladder with each rank's reward */
+  ranks: Type.Array(RankView),
 });
 export type ProfileResponse = Static<typeof ProfileResponse>;
 

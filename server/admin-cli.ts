@@ -13,6 +13,13 @@ import { seedCatalogue } from './games/seed.ts';
 import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { HttpError } from './lib/errors.ts';
 import { listAllWithdrawals, resolveWithdrawal, type WithdrawalOutcome } from './inventory/withdrawals.ts';
+import {
+  PROMO_USAGE,
+  promoDatabase,
+  promoServer,
+  runPromoCommand,
+  type PromoBackend,
+} from './retention/promo-cli.ts';
 
 /**
  * The operator's command line (npm run admin -- ...), working on the database directly, or, when a
@@ -22,6 +29,7 @@ import { listAllWithdrawals, resolveWithdrawal, type WithdrawalOutcome } from '.
  *   withdrawals complete <id> [note...]                 the items were handed over
  *   withdrawals fail <id> [note...]                     the items go back to the player's inventory
  *   catalogue reload                                    write the seed catalogue with the configured RTP
+ *   promo list | promo set ...                          promo codes (server/retention/promo-cli.ts)
  *
  * Returns the exit code: 0 done, 1 refused (unknown id, not pending), 2 usage error.
  */
@@ -34,6 +42,7 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
   catalogue reload                                  write the seed catalogue (names, prices, weights for
                                                     the configured RTP) and tell running servers to
                                                     drop their cached copy
+${PROMO_USAGE}
 
 The command works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
 The embedded database serves one process: while the server runs on it, the command goes through
@@ -53,13 +62,14 @@ function describe(w: AdminWithdrawal): string {
 }
 
 /** What the commands need: the database itself, or a running server's operator API. */
-export interface AdminBackend {
+export interface AdminBackend extends PromoBackend {
   list(status: WithdrawalStatus | null): Promise<AdminWithdrawal[]>;
   resolve(id: bigint, outcome: WithdrawalOutcome, note: string | null): Promise<AdminWithdrawal>;
 }
 
 function databaseBackend(db: Db): AdminBackend {
   return {
+    ...promoDatabase(db),
     list: (status) => listAllWithdrawals(db, status ? { status } : {}),
     resolve: (id, outcome, note) => resolveWithdrawal(db, id, outcome, note),
   };
@@ -80,6 +90,7 @@ function serverBackend(baseUrl: string, adminKey: string): AdminBackend {
     return body;
   };
   return {
+    ...promoServer(call),
     list: async (status) =>
       (await call<AdminWithdrawalsResponse>(`/withdrawals${status ? `?status=${status}` : ''}`)).withdrawals,
     resolve: async (id, outcome, note) =>
@@ -156,6 +167,15 @@ export async function runAdminCli(
     await announceCatalogueChange(catalogue.bus, 'reloaded by the operator');
     io.out(`Catalogue written (RTP ${catalogue.rtp}); running servers were told to reload it.`);
     return 0;
+  }
+  if (group === 'promo') {
+    try {
+      return await runPromoCommand([command ?? '', ...rest], backend, io, ADMIN_USAGE);
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      io.err(`${err.code}: ${err.message}`);
+      return 1;
+    }
   }
   if (group !== 'withdrawals' || !command) {
     io.err(ADMIN_USAGE);

@@ -44,6 +44,9 @@ import { installSecurityHeaders } from './security.ts';
 import { refuseNulInput } from './lib/text.ts';
 import { createTelegram } from './telegram/index.ts';
 import { telegramRoutes } from './routes/telegram.ts';
+// retention: the daily wheel, promo codes, rank rewards, invites
+import { retentionRoutes } from './routes/retention.ts';
+import { startRetention } from './retention/start.ts';
 
 /** A registered route: its method(s), full path and the contract schemas it validates with. */
 export interface RouteInfo {
@@ -161,6 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const battleClock = new BattleClock(ctx, app.log);
   // the Telegram bot: updates, notifications, gift withdrawals and deposits (simulated in demo mode)
   const telegram = createTelegram(ctx, app.log);
+  const retention = await startRetention(ctx, app.log); // checks its settings against the catalogue
   // Graceful close waits for the requests in flight: a request counts from the moment Node has read its
   // headers (the raw 'request' event, before any hook) until its connection is done with it and, when the
   // client went away first, until its handler has answered anyway (a money handler runs its transaction to
@@ -200,6 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await keySweeper.stop();
     await battleClock.close();
     await telegram.stop();
+    await retention.close();
     await payments.stop();
     await bus.close();
   });
@@ -276,6 +281,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       dropFeedRoutes(typed, ctx);
       battleRoutes(typed, ctx, battleClock);
       raceRoutes(typed, ctx);
+      retentionRoutes(typed, ctx);
       battleSocketRoutes(typed, ctx.bus, config.socketMessagesPer10s);
       telegramRoutes(typed, ctx, telegram);
       // the app's one socket (feed, balance, deposits, battles); the three above serve apps loaded before it
@@ -293,6 +299,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // what a stopped server left
   await battleClock.start();
   await telegram.start();
+  await retention.start(); // the daily invite share: pays what a stopped server left, then daily
 
   let closed = false;
   return {

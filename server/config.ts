@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Address } from '@ton/core';
 import { formatTon, NANO_PER_TON, tryParseTon } from '../contract/money.ts';
+import { loadRetentionConfig, type RetentionConfig } from './retention/config.ts';
 
 /** Server configuration, read from environment variables with safe defaults (see README for the table). */
 export interface Config {
@@ -110,6 +111,8 @@ export interface Config {
   /** Demo mode: how long a simulated gift delivery takes, in ms. */
   demoGiftDelayMs: number;
 
+  // ── retention: the daily wheel's prizes, the rank table, the invite share (server/retention/config.ts)
+  retention: RetentionConfig;
   // ── limits and timeouts ───────────────────────────────────────────────────
   /** Rate limits (requests per window; 0 turns one off). See server/limits.ts. */
   rateLimits: RateLimits;
@@ -464,6 +467,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     telegramWorkMs: read.ms('TELEGRAM_WORK_MS', 2000, 50),
     telegramGiftScanMs: read.ms('TELEGRAM_GIFT_SCAN_MS', 60_000, 1000),
     demoGiftDelayMs: read.ms('DEMO_GIFT_DELAY_MS', 3000, 0),
+    retention: readRetention(read, env),
     rateLimits: {
       windowMs: read.ms('RATE_LIMIT_WINDOW_MS', 60_000),
       apiPerAddress: read.int('RATE_LIMIT_API_PER_ADDRESS', 1200),
@@ -492,6 +496,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return { ...config, ...overrides };
+}
+
+/** The retention settings (server/retention/config.ts); a bad one is one more problem in the list. */
+function readRetention(read: EnvReader, env: NodeJS.ProcessEnv): RetentionConfig {
+  try {
+    return loadRetentionConfig(env);
+  } catch (error) {
+    read.problems.push(error instanceof Error ? error.message : String(error));
+    return loadRetentionConfig({});
+  }
 }
 
 /** REDIS_URL: a redis:// or rediss:// URL, or unset for rate limits counted in memory (never echoed: it may hold a password). */

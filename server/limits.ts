@@ -117,6 +117,8 @@ const LIMITED_ROUTES: Readonly<Record<string, Category>> = {
   'POST /api/battles/:id/join': 'money',
   'POST /api/battles/:id/bots': 'money',
   'POST /api/battles/:id/cancel': 'money',
+  'POST /api/wheel/spin': 'money',
+  'POST /api/promo/apply': 'money',
   'GET /api/ws/drops': 'socket',
   'GET /api/ws/deposits': 'socket',
   'GET /api/ws/battles': 'socket',

@@ -397,6 +397,90 @@ interface JobLeasesTable {
   renewed_at: Timestamp;
 }
 
+// ── retention: the daily wheel, rank rewards, promo codes, invites (migration 0013) ─────────────────
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+interface SeedProofColumns {
+  seed_id: BigIntColumn;
+  server_seed_hash: string;
+  client_seed: string;
+  nonce: number;
+  roll: BigIntColumn;
+  total_weight: BigIntColumn;
+}
+
+/** A case opened for free as a prize (a wheel segment, a rank reward). */
+interface FreeOpeningsTable extends SeedProofColumns {
+  id: BigSerial;
+  user_id: BigIntColumn;
+  public_id: string;
+  source: 'wheel' | 'rank';
+  case_id: string;
+  case_price_nano: BigIntColumn;
+  item_id: string;
+  weight_table_hash: string;
+  created_at: Timestamp;
+}
+
+interface WheelSpinsTable extends SeedProofColumns {
+  id: BigSerial;
+  user_id: BigIntColumn;
+  public_id: string;
+  source: 'daily' | 'rank';
+  spin_key: string;
+  table_hash: string;
+  segment: number;
+  prize_kind: 'ton' | 'case' | 'none';
+  prize_nano: BigIntDefault;
+  case_id: string | null;
+  free_opening_id: NullableBigInt;
+  ledger_id: NullableBigInt;
+  created_at: Timestamp;
+}
+
+interface RankRewardsTable {
+  user_id: BigIntColumn;
+  level: number;
+  reward_kind: 'spin' | 'ton' | 'case';
+  amount_nano: BigIntDefault;
+  case_id: string | null;
+  ledger_id: NullableBigInt;
+  free_opening_id: NullableBigInt;
+  spin_id: NullableBigInt;
+  created_at: Timestamp;
+}
+
+export interface PromoCodesTable {
+  code: string;
+  kind: 'deposit_percent' | 'credit';
+  percent_bp: Generated<number>;
+  amount_nano: BigIntDefault;
+  max_bonus_nano: NullableBigInt;
+  max_uses: number | null;
+  uses: Generated<number>;
+  expires_at: NullableTimestamp;
+  active: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+interface PromoRedemptionsTable {
+  code: string;
+  user_id: BigIntColumn;
+  status: 'pending' | 'credited' | 'expired';
+  bonus_nano: BigIntDefault;
+  deposit_id: string | null;
+  ledger_id: NullableBigInt;
+  created_at: Timestamp;
+  settled_at: NullableTimestamp;
+}
+
+interface InvitesTable {
+  invitee_id: BigIntColumn;
+  inviter_id: BigIntColumn;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   ledger: LedgerTable;
@@ -425,4 +509,10 @@ export interface Database {
   bot_outbox: BotOutboxTable;
   bot_updates: BotUpdatesTable;
   gift_deposits: GiftDepositsTable;
+  free_openings: FreeOpeningsTable;
+  wheel_spins: WheelSpinsTable;
+  rank_rewards: RankRewardsTable;
+  promo_codes: PromoCodesTable;
+  promo_redemptions: PromoRedemptionsTable;
+  invites: InvitesTable;
 }

@@ -1,10 +1,5 @@
 import { sql } from 'kysely';
-import {
-  LEVEL_PROGRESS_OPENINGS,
-  RANK_NAMES,
-  type Achievement,
-  type ProfileLevel,
-} from '../../contract/users.ts';
+import type { Achievement } from '../../contract/users.ts';
 import type { Db } from '../db/index.ts';
 import { NANO_PER_TON } from '../../contract/money.ts';
 
@@ -69,15 +64,6 @@ function achievementsFrom(facts: OpeningFacts): Achievement[] {
     },
     { id: 'high_roller', unlocked: facts.highRoller },
   ];
-}
-
-/** The level block: fixed at Level 1, Rookie (spec §9); progress = openingsCount / 350, capped at 1. */
-export function levelFor(openingsCount: number): ProfileLevel {
-  return {
-    level: 1,
-    rank: RANK_NAMES[0],
-    progress: fraction(Math.max(openingsCount, 0), LEVEL_PROGRESS_OPENINGS),
-  };
 }
 
 /** The player's achievements from their openings. */

@@ -8,6 +8,7 @@ import { chanceFields } from './upgrade.ts';
 import { teamOf } from './battle-rules.ts';
 import type { BattleFormat } from '../../contract/battles.ts';
 import { russianName } from './cases.ts';
+import { retentionBets, retentionBetProof } from '../retention/proofs.ts';
 
 /**
  * Public proofs (no sign-in): one bet by its public id, a weight table by its hash, and a player's whole
@@ -137,7 +138,8 @@ export async function betProof(db: Db, betId: string): Promise<BetProof> {
     ])
     .where('u.public_id', '=', betId)
     .executeTakeFirst();
-  if (!u) throw notFound('BET_NOT_FOUND', `There is no bet "${betId}"`);
+  // a wheel spin, a free opening
+  if (!u) return (await retentionBetProof(db, betId)) ?? notFoundBet(betId);
   return {
     kind: 'upgrade',
     betId: u.public_id,
@@ -379,10 +381,16 @@ const BET_READERS: Record<BetKind, BetReader> = {
   case: openingBets,
   upgrade: upgradeBets,
   battle: battleBets,
+  // wheel spins, and the free openings a wheel or a rank gave (listed as openings)
+  wheel: retentionBets,
 };
 
+function notFoundBet(betId: string): never {
+  throw notFound('BET_NOT_FOUND', `There is no bet "${betId}"`);
+}
+
 /**
- * GET /fairness/history: a player's bets of every kind (openings, upgrades, battle seats), newest first,
+ * GET /fairness/history: a player's bets of every kind (openings, upgrades, battle seats, wheel spins), newest first,
  * paged. Each page reads at most page × limit rows of each kind and merges them by time.
  */
 export async function betHistory(

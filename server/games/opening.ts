@@ -9,6 +9,7 @@ import { toApiItem, type CaseEntry, type ItemRow } from './cases.ts';
 import { leaseOf, takeNonces, takeNoncesStatement, type TakenSeed } from './fairness.ts';
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
+import { grantRankRewards } from '../retention/ranks.ts';
 
 type Trx = Transaction<Database>;
 
@@ -90,7 +91,7 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
     const balanceNano = player.balance_nano;
 
     return {
-      balanceNano,
+      balanceNano: await grantRankRewards(trx, userId, balanceNano), // a rank reached pays its reward now
       drops: draws.map((d) => ({
         id: byNonce.get(d.nonce)!.id,
         created_at: byNonce.get(d.nonce)!.created_at,

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
 
 /**
  * Proofs that last (DESIGN.md rule 4): every opening records the weight table it was drawn against, and
@@ -38,6 +40,23 @@ export function parseWeightTable(text: string): WeightEntry[] {
 export function weightTable(entries: readonly WeightEntry[]): { hash: string; entries: string } {
   const text = weightTableText(entries);
   return { hash: weightTableHash(text), entries: text };
+}
+
+/**
+ * Stores a weight table once by its hash in the caller's transaction (a game that rolls against a table of
+ * its own: the daily wheel, a free opening) and returns the hash.
+ */
+export async function recordWeightTable(
+  trx: Transaction<Database>,
+  entries: readonly WeightEntry[],
+): Promise<string> {
+  const table = weightTable(entries);
+  await trx
+    .insertInto('weight_tables')
+    .values(table)
+    .onConflict((oc) => oc.column('hash').doNothing())
+    .execute();
+  return table.hash;
 }
 
 /**

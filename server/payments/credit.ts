@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DepositMethod } from '../../contract/deposit.ts';
 import type { AppContext } from '../context.ts';
-import { creditOnce } from '../users.ts';
+import { creditDepositWithBonus } from '../retention/promo.ts';
 import { publishDeposit } from '../realtime/deposits.ts';
 import { enqueueNotification } from '../telegram/outbox.ts';
 import { formatTon } from '../../contract/money.ts';
@@ -31,17 +31,17 @@ export async function creditDeposit(
   log?: FastifyBaseLogger,
 ): Promise<boolean> {
   const kind = credit.demo ? 'deposit_demo' : KIND[credit.method];
-  let credited: boolean;
+  let outcome: Awaited<ReturnType<typeof creditDepositWithBonus>>;
   try {
-    credited = await creditOnce(
-      ctx.db,
-      credit.userId,
-      credit.amountNano,
+    // the deposit and the bonus of a promo code waiting for it, in one transaction
+    outcome = await creditDepositWithBonus(ctx.db, {
+      userId: credit.userId,
+      amountNano: credit.amountNano,
       kind,
-      credit.externalId,
-      credit.ref ?? null,
+      externalId: credit.externalId,
+      ref: credit.ref ?? null,
       // the bot tells the player, from its outbox (written with the credit)
-      (trx) =>
+      alongside: (trx) =>
         enqueueNotification(
           trx,
           credit.userId,
@@ -49,27 +49,28 @@ export async function creditDeposit(
           { amount: formatTon(credit.amountNano) },
           `deposit:${credit.externalId}`,
         ),
-    );
+    });
   } catch (err) {
     if (isUniqueViolation(err)) return false;
     throw err;
   }
-  if (!credited) return false;
+  if (!outcome.credited) return false;
   log?.info(
-    { userId: credit.userId.toString(), amountNano: credit.amountNano.toString(), id: credit.externalId },
+    {
+      userId: credit.userId.toString(),
+      amountNano: credit.amountNano.toString(),
+      bonusNano: outcome.bonusNano.toString(),
+      id: credit.externalId,
+    },
     'deposit credited',
   );
-  // the balance right after this credit, from its own ledger row (exact even if more credits follow)
-  const row = await ctx.db
-    .selectFrom('ledger')
-    .select('balance_after_nano')
-    .where('external_id', '=', credit.externalId)
-    .executeTakeFirst();
   try {
     await publishDeposit(ctx.bus, {
       userId: credit.userId.toString(),
       amountNano: credit.amountNano.toString(),
-      balanceNano: (row?.balance_after_nano ?? 0n).toString(),
+      balanceNano: outcome.balanceNano.toString(),
+      bonusNano: outcome.bonusNano.toString(),
+      promoCode: outcome.code,
       method: credit.method,
       id: credit.externalId,
       demo: credit.demo ?? false,

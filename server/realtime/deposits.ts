@@ -26,6 +26,9 @@ export interface DepositEvent {
   demo: boolean;
   /** a gift deposit: the item it was credited as (amountNano is its price) */
   item?: { id: string; name: string; imageUrl: string; priceNano: string };
+  /** a promo code's bonus credited with the deposit, nanoTON (absent: none) */
+  bonusNano?: string;
+  promoCode?: string | null;
 }
 
 export function publishDeposit(bus: EventBus, event: DepositEvent): Promise<void> {
@@ -69,6 +72,9 @@ export function depositMessage(payload: unknown): { userId: string; message: Dep
               price: formatTon(BigInt(payload.item.priceNano)),
             },
           }
+        : {}),
+      ...(payload.bonusNano && /^\d+$/.test(payload.bonusNano) && BigInt(payload.bonusNano) > 0n
+        ? { bonus: formatTon(BigInt(payload.bonusNano)), promoCode: payload.promoCode ?? null }
         : {}),
     },
   };

@@ -4,7 +4,8 @@ import type { App, AppContext } from '../context.ts';
 import { InitDataError, validateInitData } from '../auth/init-data.ts';
 import { requireUser } from '../auth/guard.ts';
 import { unauthorized } from '../lib/errors.ts';
-import { getUser, toApiUser, upsertUser } from '../users.ts';
+import { getUser, toApiUser } from '../users.ts';
+import { signInWithInvite } from '../retention/invites.ts';
 
 export function authRoutes(app: App, ctx: AppContext): void {
   app.post(
@@ -18,7 +19,7 @@ export function authRoutes(app: App, ctx: AppContext): void {
         if (err instanceof InitDataError) throw unauthorized(`INIT_DATA_${err.reason}`, err.message);
         throw err;
       }
-      const row = await upsertUser(ctx.db, tgUser);
+      const row = await signInWithInvite(ctx.db, tgUser, request.body.initData);
       return { token: await ctx.tokens.issue(row.id), user: toApiUser(row) };
     },
   );

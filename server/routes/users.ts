@@ -2,7 +2,8 @@ import { ProfileResponse } from '../../contract/users.ts';
 import type { App, AppContext } from '../context.ts';
 import { requireUser } from '../auth/guard.ts';
 import { getUser } from '../users.ts';
-import { levelFor, playerAchievements } from '../games/achievements.ts';
+import { playerAchievements } from '../games/achievements.ts';
+import { levelFor, rankLadder } from '../retention/ranks.ts';
 
 export function userRoutes(app: App, ctx: AppContext): void {
   const auth = requireUser(ctx);
@@ -16,6 +17,7 @@ export function userRoutes(app: App, ctx: AppContext): void {
         stats: { openingsCount: user.openings_count },
         level: levelFor(user.openings_count),
         achievements: await playerAchievements(ctx.db, request.userId),
+        ranks: await rankLadder(ctx.db, request.userId, user.openings_count),
       };
     },
   );

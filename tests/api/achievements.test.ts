@@ -37,7 +37,7 @@ async function open(token: string, caseId: string): Promise<OpenCaseResponse> {
 describe('the profile', () => {
   it('a new player: Level 1 Rookie with no progress and every achievement locked', async () => {
     const token = await server.login({ id: 830001 });
-    expect(await profile(token)).toEqual({
+    expect(await profile(token)).toMatchObject({
       stats: { openingsCount: 0 },
       level: { level: 1, rank: 'Rookie', progress: 0 },
       achievements: [
@@ -49,7 +49,7 @@ describe('the profile', () => {
     });
   });
 
-  it('First Case unlocks with one opening, Case Collector at 100; the level stays 1 with progress n / 350', async () => {
+  it('First Case unlocks with one opening, Case Collector at 100; the rank follows the rank table', async () => {
     const id = 830002;
     const token = await server.login({ id });
     await setBalance(server, id, 60n * TON);
@@ -63,7 +63,8 @@ describe('the profile', () => {
       unlocked: false,
       progress: 0.01,
     });
-    expect(p.level).toEqual({ level: 1, rank: 'Rookie', progress: 1 / 350 });
+    // the rank table (RANK_TABLE default 1, 5, 15, 40, 100, 250): one opening is rank 2, on its way to 5
+    expect(p.level).toEqual({ level: 2, rank: 'Explorer', progress: 0 });
 
     // 1 + 33 × 3 = 100 openings, all real: debited, rolled, recorded
     for (let i = 0; i < 32; i++) {
@@ -90,7 +91,7 @@ describe('the profile', () => {
     p = await profile(token);
     expect(p.stats.openingsCount).toBe(100);
     expect(achievement(p, 'case_collector')).toEqual({ id: 'case_collector', unlocked: true, progress: 1 });
-    expect(p.level).toEqual({ level: 1, rank: 'Rookie', progress: 100 / 350 });
+    expect(p.level).toEqual({ level: 6, rank: 'Treasure', progress: 0 });
     // starter cases cost 0.5 TON: neither high roller nor (with these items) necessarily lucky
     expect(achievement(p, 'high_roller').unlocked).toBe(false);
 
@@ -99,7 +100,7 @@ describe('the profile', () => {
     expectLedgerBalances(b);
   });
 
-  it('the level progress is capped at 1', async () => {
+  it('the last rank shows full progress', async () => {
     const id = 830003;
     const token = await server.login({ id });
     await server.built.ctx.db
@@ -107,7 +108,7 @@ describe('the profile', () => {
       .set({ openings_count: 400 })
       .where('id', '=', BigInt(id))
       .execute();
-    expect((await profile(token)).level).toEqual({ level: 1, rank: 'Rookie', progress: 1 });
+    expect((await profile(token)).level).toEqual({ level: 7, rank: 'Epic Opener', progress: 1 });
   });
 
   it('Lucky Strike: an item worth at least 5× the price of its case', async () => {

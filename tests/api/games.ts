@@ -16,6 +16,9 @@ export interface PlayerState {
   openingsCount: number;
   inventory: { item_id: string; quantity: number }[];
   openings: number;
+  /** case openings won as prizes (a rank reward, a wheel segment) and wheel spins: each takes a nonce */
+  freeOpenings: number;
+  wheelSpins: number;
   ledger: { kind: string; delta_nano: bigint; balance_after_nano: bigint }[];
   seeds: { server_seed_hash: string; client_seed: string; nonce: number; active: boolean }[];
 }
@@ -40,6 +43,16 @@ export async function playerState(server: TestServer, userId: number): Promise<P
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('user_id', '=', id)
     .executeTakeFirstOrThrow();
+  const countOf = async (table: 'free_openings' | 'wheel_spins') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('user_id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const ledger = await db
     .selectFrom('ledger')
     .select(['kind', 'delta_nano', 'balance_after_nano'])
@@ -57,6 +70,8 @@ export async function playerState(server: TestServer, userId: number): Promise<P
     openingsCount: user.openings_count,
     inventory,
     openings: Number(openings.n),
+    freeOpenings: await countOf('free_openings'),
+    wheelSpins: await countOf('wheel_spins'),
     ledger,
     seeds,
   };
@@ -70,9 +85,9 @@ export function expectConsistent(state: PlayerState): void {
   for (const r of state.ledger) expect(r.balance_after_nano >= 0n).toBe(true);
   expect(state.ledger.at(-1)?.balance_after_nano ?? 0n).toBe(state.balanceNano);
   const items = state.inventory.reduce((s, r) => s + r.quantity, 0);
-  expect(items).toBe(state.openings);
+  expect(items).toBe(state.openings + state.freeOpenings);
   expect(state.openingsCount).toBe(state.openings);
   const nonces = state.seeds.reduce((s, r) => s + r.nonce, 0);
-  expect(nonces).toBe(state.openings);
+  expect(nonces).toBe(state.openings + state.freeOpenings + state.wheelSpins);
   expect(state.seeds.filter((s) => s.active).length).toBeLessThanOrEqual(1);
 }

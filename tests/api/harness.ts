@@ -71,6 +71,14 @@ export const RATE_LIMITS_OFF: NodeJS.ProcessEnv = {
   RATE_LIMIT_SOCKETS_PER_ADDRESS: '0',
 };
 
+/**
+ * Rank rewards change balances, inventories and nonces as openings cross the thresholds, so they are off
+ * (same thresholds, no rewards) unless a test turns them on (tests/api/retention.test.ts does).
+ */
+const RANK_REWARDS_OFF: NodeJS.ProcessEnv = {
+  RANK_TABLE: '1:none,5:none,15:none,40:none,100:none,250:none',
+};
+
 export interface TestServer {
   built: BuiltApp;
   baseUrl: string;
@@ -100,9 +108,11 @@ export function signLaunchData(
   user: Partial<LaunchUser> = {},
   botToken = BOT_TOKEN,
   authDate = new Date(),
+  startParam?: string,
 ): string {
   const full = { id: 5000 + Math.floor(Math.random() * 1e6), first_name: 'Test', ...user };
-  return sign({ user: full } as Parameters<typeof sign>[0], botToken, authDate);
+  const data = { user: full, ...(startParam ? { start_param: startParam } : {}) };
+  return sign(data as Parameters<typeof sign>[0], botToken, authDate);
 }
 
 /** Starts a server in-process on a random port. Pass `database` to share one between instances. */
@@ -117,6 +127,7 @@ export async function startServer(
       // no bot against the real Telegram: the bot's tests point it at the stand-in (tests/stand-ins/telegram.ts)
       TELEGRAM_BOT: 'off',
       ...RATE_LIMITS_OFF,
+      ...RANK_REWARDS_OFF,
       ...options.env,
     },
     { port: 0, host: '127.0.0.1', clientDir: '/nonexistent', ...options.config },

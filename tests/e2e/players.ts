@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
-import { signLaunchData, startServer, type LaunchUser, type TestServer } from '../api/harness.ts';
+import { BOT_TOKEN, signLaunchData, startServer, type LaunchUser, type TestServer } from '../api/harness.ts';
 
 // Several Telegram players in one browser test. The shared e2e server runs in demo mode, where every
 // browser is the one demo player; a test that needs other players starts its own server in-process (the
@@ -31,9 +31,10 @@ const THEME = {
 };
 
 /** The hash Telegram opens a Mini App with, carrying launch data signed for `user`. */
-function launchHash(user: LaunchUser): string {
+function launchHash(user: LaunchUser, startParam?: string): string {
   return new URLSearchParams([
-    ['tgWebAppData', signLaunchData(user)],
+    ['tgWebAppData', signLaunchData(user, BOT_TOKEN, new Date(), startParam)],
+    ...(startParam ? [['tgWebAppStartParam', startParam]] : []),
     ['tgWebAppVersion', '8.0'],
     ['tgWebAppPlatform', 'tdesktop'],
     ['tgWebAppThemeParams', JSON.stringify(THEME)],
@@ -116,10 +117,11 @@ export async function openAs(
   path: string,
   lang: 'en' | 'ru' | null = 'en',
   insets: SafeAreas = NO_INSETS,
+  startParam?: string,
 ): Promise<Page> {
   await actAsTelegram(context, lang, insets);
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}${path}#${launchHash(user)}`);
+  await page.goto(`${server.baseUrl}${path}#${launchHash(user, startParam)}`);
   await page.waitForFunction(() => localStorage.getItem('token') !== null);
   return page;
 }

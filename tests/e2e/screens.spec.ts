@@ -1,13 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 
 // The race, battle and bonus wheel screens in both languages: the race's real countdown and sheets, a battle
-// created from the lobby and played against house bots, the bonus wheel's 3 s spin.
+// created from the lobby and played against house bots, the bonus wheel's texts and prize table (its paid spin
+// is in tests/e2e/retention.spec.ts, on a server of its own: the demo player's one daily spin is not shared).
 
 type Language = 'en' | 'ru';
 
 const TEXTS = {
   en: {
-    bonus: { spin: 'Spin again', spinning: 'Spinning...', prizes: 'Prizes' },
+    bonus: { spin: 'Spin', prizes: 'Prizes' },
     race: {
       startsIn: 'Race will start in 2h 32m',
       how: 'How to earn points',
@@ -22,7 +23,7 @@ const TEXTS = {
     battle: { round: 'Round 1', inventory: 'Inventory' },
   },
   ru: {
-    bonus: { spin: 'Крутить ещё', spinning: 'Крутится...', prizes: 'Призы' },
+    bonus: { spin: 'Крутить', prizes: 'Призы' },
     race: {
       startsIn: 'Гонка начнётся через 2ч 32м',
       how: 'Как заработать очки',
@@ -87,7 +88,7 @@ for (const language of ['en', 'ru'] as const) {
     }
   });
 
-  test(`bonus wheel shows its texts in ${language} and spins for 3 s`, async ({ page }) => {
+  test(`bonus wheel shows its texts and prize table in ${language}`, async ({ page }) => {
     await inLanguage(page, language);
     for (const path of ['/wheel', '/bonus']) {
       await page.goto(path);
@@ -100,20 +101,14 @@ for (const language of ['en', 'ru'] as const) {
       else await expect(letter).not.toHaveAttribute('data-active', /.*/);
     }
     await expect(page.getByRole('heading', { name: texts.bonus.prizes })).toBeVisible();
-    await expect(page.getByTestId('bonus-prizes').locator('li')).toHaveCount(6);
+    // the server's prize table: one entry a segment, each with its chance
+    await expect(page.getByTestId('bonus-prizes').locator('li')).toHaveCount(12);
+    await expect(page.getByTestId('bonus-prizes').locator('li').first()).toContainText('%');
 
     const wheel = page.getByTestId('bonus-wheel');
     await expect(wheel.locator('canvas')).toBeVisible();
-    const spin = page.getByTestId('bonus-spin');
-    await expect(spin).toHaveText(texts.bonus.spin);
-    await spin.click();
-    await expect(spin).toHaveText(texts.bonus.spinning);
-    await expect(spin).toBeDisabled();
-    const started = Date.now();
-    await expect(spin).toHaveText(texts.bonus.spin, { timeout: 10_000 });
-    await expect(spin).toBeEnabled();
-    // the spin takes 3 s (spec §9); the face is already baked, so it starts at once
-    expect(Date.now() - started).toBeGreaterThan(2_000);
+    // before the first spin the button says "Spin" ("Spin again" comes after one)
+    await expect(page.getByTestId('bonus-spin')).toHaveText(texts.bonus.spin);
   });
 }
 

@@ -50,3 +50,21 @@ export function verifyUpgrade(
   const r = roll(serverSeed, clientSeed, nonce, TWO_52);
   return { roll: r, success: r * BigInt(chanceDenominator) < BigInt(chanceNumerator) * TWO_52 };
 }
+
+/** A daily wheel spin: the prize table's hash, the roll and the segment (the entry's index) it lands on. */
+export function verifyWheel(
+  serverSeed: string,
+  clientSeed: string,
+  nonce: number,
+  tableText: string,
+): { tableHash: string; roll: bigint; total: bigint; segment: number } {
+  const table = JSON.parse(tableText) as [string, number][];
+  const total = table.reduce((s, [, w]) => s + BigInt(w), 0n);
+  const r = roll(serverSeed, clientSeed, nonce, total);
+  let upper = 0n;
+  for (let segment = 0; segment < table.length; segment++) {
+    upper += BigInt(table[segment]![1]);
+    if (r < upper) return { tableHash: sha256(tableText), roll: r, total, segment };
+  }
+  throw new Error('unreachable');
+}

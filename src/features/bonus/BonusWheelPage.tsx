@@ -1,5 +1,8 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { WheelSegment, WheelSpinResponse } from '../../../contract/retention.ts';
 import {
   bonusWheelConfig,
   pickSpin,
@@ -7,16 +10,17 @@ import {
   type BonusSpin,
   type BonusWheelScenePlan,
 } from '../../../scenes/bonus-wheel';
+import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
-import { hapticImpact } from '../../lib/haptics';
+import { hapticImpact, hapticNotification } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
-import { preloadSounds } from '../../lib/sound';
+import { playWinSound, preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
-import { TonIcon } from '../../lib/ui/TonIcon';
-import { BONUS_WORD, LETTERS_COLLECTED, PRIZE_GRID, WHEEL_PRIZES } from './prizes';
+import { afterSpin, spinWheel, wheelAtom } from './api';
+import { BONUS_WORD, LETTERS_COLLECTED } from './prizes';
 import './bonus.css';
 
 /** Largest wheel, px: on a wide screen the wheel stops growing. */
@@ -24,45 +28,118 @@ const MAX_WHEEL = 340;
 /** A started spin's length, ms: once it has run this (plus a margin) the wheel unlocks anyway. */
 const SPIN_MS = bonusWheelConfig.durationMs;
 
+/** The art of a segment: the case for a case prize, a TON pile growing with the amount. */
+function segmentArt(segment: WheelSegment): string | undefined {
+  if (segment.case) return segment.case.imageUrl;
+  if (segment.kind !== 'ton' || segment.amount === null) return undefined;
+  const amount = Number(segment.amount);
+  const art = amount >= 2 ? 'ton_chest' : amount >= 0.5 ? 'ton_stack' : 'ton_balance';
+  return `/assets/items/${art}.svg`;
+}
+
+/** "h:mm:ss" until `end` (ISO), counted on the server's clock (`serverNow` was its time at the answer). */
+function useCountdown(end: string | null, serverNow: string | null): string | null {
+  const [left, setLeft] = useState<{ end: string; ms: number } | null>(null);
+  useEffect(() => {
+    if (!end || !serverNow) return;
+    const offset = Date.parse(serverNow) - Date.now();
+    const tick = () => setLeft({ end, ms: Math.max(0, Date.parse(end) - (Date.now() + offset)) });
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, 1000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
+  }, [end, serverNow]);
+  if (!end || left?.end !== end) return null;
+  const s = Math.ceil(left.ms / 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
 /**
- * The bonus wheel (/wheel and /bonus), a client-side demonstration (spec §2, §4): 'Spin again' spins the
- * 12-segment wheel for 3 s, 5 to 7 full turns plus a random segment chosen here (pickSpin(Math.random)).
- * No prize is credited and no result is shown.
+ * The daily bonus wheel (/wheel and /bonus). The server rolls the spin (provably fair, one free spin per
+ * 24 h plus spins won as rank rewards) and pays the prize; the wheel then turns 5 to 7 full turns and lands
+ * on the server's segment, and the screen says what it paid. Before the next spin a countdown shows.
  */
 export function BonusWheelPage() {
   const { t } = useTranslation();
   const [stageRef, width] = useElementWidth<HTMLDivElement>();
   const size = Math.min(width, MAX_WHEEL);
   const reducedMotion = usePrefersReducedMotion();
-  const [spin, setSpin] = useState<{ id: number; spin: BonusSpin } | null>(null);
-  const [spinning, setSpinning] = useState(false);
+  const wheel = useAtomValue(wheelAtom);
+  const state = wheel.data;
+  const [spin, setSpin] = useState<{ id: number; spin: BonusSpin; answer: WheelSpinResponse } | null>(null);
+  const [phase, setPhase] = useState<'idle' | 'asking' | 'spinning' | 'landed'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  // one tap, one spin: a second tap before the answer is ignored synchronously
+  const busy = useRef(false);
 
   useEffect(() => preloadSounds(), []);
 
+  const countdown = useCountdown(state && !state.available ? state.nextSpinAt : null, state?.now ?? null);
+  // the countdown reached zero: ask again whether the spin is ready
+  useEffect(() => {
+    if (countdown === '0:00:00') void wheel.refetch();
+  }, [countdown, wheel]);
+
   const segments = useMemo<BonusSegment[]>(
     () =>
-      WHEEL_PRIZES.map((prize) => ({
-        id: prize.id,
+      (state?.segments ?? []).map((segment) => ({
+        id: String(segment.segment),
         label:
-          prize.ton !== undefined
-            ? t('bonus.tonPrize', { amount: formatTon(prize.ton, 0) })
-            : t(`bonus.items.${prize.item!}`),
-        imageUrl: prize.imageUrl,
+          segment.kind === 'ton'
+            ? t('bonus.tonPrize', { amount: formatTon(segment.amount!, 0) })
+            : segment.kind === 'case'
+              ? (segment.case?.name ?? '')
+              : t('retention.wheel.nothing'),
+        imageUrl: segmentArt(segment),
       })),
     // labels are baked into the wheel's face: a new language (a new t), a new face
-    [t],
+    [t, state?.segments],
   );
 
-  const start = () => {
-    if (spinning) return;
+  const start = async () => {
+    if (busy.current || !state?.available) return;
+    busy.current = true;
+    setError(null);
+    setPhase('asking');
     hapticImpact('light');
-    setSpin((current) => ({ id: (current?.id ?? 0) + 1, spin: pickSpin(Math.random) }));
-    setSpinning(true);
+    try {
+      const answer = await spinWheel();
+      const turns = pickSpin(Math.random);
+      setSpin((current) => ({
+        id: (current?.id ?? 0) + 1,
+        spin: { ...turns, segment: answer.segment },
+        answer,
+      }));
+      setPhase('spinning');
+    } catch (failure) {
+      setError(apiErrorText(failure));
+      setPhase('idle');
+      busy.current = false;
+      hapticNotification('error');
+      void wheel.refetch();
+    }
   };
-  const stop = useCallback(() => setSpinning(false), []);
+
+  const land = useCallback(() => {
+    setPhase((current) => (current === 'spinning' ? 'landed' : current));
+    busy.current = false;
+  }, []);
+
+  // once landed, the money and the item show (never before the wheel tells)
+  useEffect(() => {
+    if (phase !== 'landed' || !spin) return;
+    afterSpin(spin.answer);
+    if (spin.answer.prize.kind !== 'none') {
+      playWinSound(spin.answer.prize.kind === 'case' ? 2 : 1);
+      hapticNotification('success');
+    }
+  }, [phase, spin]);
 
   // a stalled scene must not lock the screen; counted from when the wheel really starts, not from the tap
-  const started = useSpinWatchdog(spinning, SPIN_MS, stop);
+  const started = useSpinWatchdog(phase === 'spinning', SPIN_MS, land);
 
   const plan = useMemo<BonusWheelScenePlan>(
     () => ({ segments, spin: spin?.spin ?? null, reducedMotion }),
@@ -75,10 +152,13 @@ export function BonusWheelPage() {
     started,
     settled: () => {
       hapticImpact('medium');
-      stop();
+      land();
     },
-    failed: stop,
+    failed: land,
   });
+
+  const spinning = phase === 'asking' || phase === 'spinning';
+  const result = phase === 'landed' ? spin?.answer : null;
 
   return (
     <section className="screen bonus" data-testid="bonus-page">
@@ -93,10 +173,11 @@ export function BonusWheelPage() {
           style={{ width: size || undefined, height: size || undefined }}
           data-testid="bonus-wheel"
           data-spinning={spinning || undefined}
+          data-segment={result?.segment}
           role="img"
           aria-label={t('bonus.wheelLabel')}
         >
-          {size > 0 && (
+          {size > 0 && segments.length > 0 && (
             <SceneView
               scene="bonus-wheel"
               cue={cue}
@@ -110,16 +191,42 @@ export function BonusWheelPage() {
         </div>
       </div>
 
+      {result && <WheelResult answer={result} />}
+
       <button
         type="button"
         className="button bonus__spin"
-        onClick={start}
-        disabled={spinning}
+        onClick={() => void start()}
+        disabled={spinning || !state?.available}
         aria-busy={spinning || undefined}
         data-testid="bonus-spin"
       >
-        {spinning ? t('bonus.spinning') : t('bonus.spin')}
+        {spinning ? t('bonus.spinning') : spin ? t('bonus.spin') : t('retention.wheel.spin')}
       </button>
+      <p className="bonus__status" data-testid="wheel-status" aria-live="polite">
+        {error ? (
+          <span className="bonus__error" role="alert">
+            {error}
+          </span>
+        ) : wheel.isError ? (
+          t('retention.wheel.loadError')
+        ) : state && !spinning ? (
+          <>
+            {state.available
+              ? t('retention.wheel.ready')
+              : countdown && (
+                  <span data-testid="wheel-countdown">
+                    {t('retention.wheel.nextIn', { time: countdown })}
+                  </span>
+                )}
+            {state.extraSpins > 0 && (
+              <span className="bonus__extra" data-testid="wheel-extra">
+                {t('retention.wheel.extraSpins', { count: state.extraSpins })}
+              </span>
+            )}
+          </>
+        ) : null}
+      </p>
 
       <section className="bonus__card" aria-labelledby="bonus-letters-title">
         <div className="bonus__card-head">
@@ -144,21 +251,49 @@ export function BonusWheelPage() {
           {t('bonus.prizes')}
         </h2>
         <ul className="bonus__grid" data-testid="bonus-prizes">
-          {PRIZE_GRID.map((prize) => (
-            <li key={prize.item} className="bonus__prize">
+          {state?.segments.map((segment, i) => (
+            <li key={segment.segment} className="bonus__prize">
               <span className="bonus__prize-art">
-                <ArtImage src={prize.imageUrl} className="bonus__prize-img" />
+                {segmentArt(segment) && <ArtImage src={segmentArt(segment)!} className="bonus__prize-img" />}
               </span>
-              <span className="bonus__prize-name">{t(`bonus.items.${prize.item}`)}</span>
+              <span className="bonus__prize-name">{segments[i]?.label}</span>
               <span className="bonus__prize-price">
-                <TonIcon size={13} />
-                {formatTon(prize.price, 1)}
+                {t('retention.wheel.chance', {
+                  chance: (Math.round(segment.chance * 1000) / 10).toLocaleString(),
+                })}
               </span>
             </li>
           ))}
         </ul>
-        <p className="bonus__note">{t('bonus.demoNote')}</p>
       </section>
     </section>
+  );
+}
+
+/** What the spin paid, once the wheel has landed on it. */
+function WheelResult({ answer }: { answer: WheelSpinResponse }) {
+  const { t } = useTranslation();
+  const { prize } = answer;
+  return (
+    <div className="bonus__result" data-testid="wheel-result" data-kind={prize.kind} role="status">
+      {prize.item && <ArtImage src={prize.item.imageUrl} className="bonus__result-img" />}
+      <div className="bonus__result-text">
+        <strong>
+          {prize.kind === 'ton'
+            ? t('retention.wheel.wonTon', { amount: formatTon(prize.amount!) })
+            : prize.kind === 'case'
+              ? t('retention.wheel.wonCase', { case: prize.case?.name ?? '', item: prize.item?.name ?? '' })
+              : t('retention.wheel.wonNone')}
+        </strong>
+        {prize.kind !== 'none' && (
+          <span>
+            {prize.kind === 'ton' ? t('retention.wheel.credited') : t('retention.wheel.toInventory')}
+          </span>
+        )}
+      </div>
+      <Link to={`/verify/${answer.betId}`} className="bonus__proof" data-testid="wheel-proof">
+        {t('retention.wheel.proof')}
+      </Link>
+    </div>
   );
 }

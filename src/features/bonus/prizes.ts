@@ -1,7 +1,10 @@
-/** The bonus wheel's prizes (a client-side demonstration: nothing is credited). */
+/**
+ * Sample prizes of the bonus wheel for the debug scene switcher (the real wheel shows the server's prize
+ * table), and the bonus word's letters.
+ */
 
 /** Item prizes; their names are translated under bonus.items. */
-export type PrizeItem = 'rose' | 'cake' | 'ring' | 'teddy' | 'crown' | 'diamond';
+type PrizeItem = 'rose' | 'cake' | 'ring' | 'teddy' | 'crown' | 'diamond';
 
 export interface WheelPrize {
   id: string;
@@ -43,18 +46,6 @@ export const WHEEL_PRIZES: readonly WheelPrize[] = [
   ton('5', 'ton_chest'),
   item('diamond'),
 ];
-
-/** The Prizes grid: the wheel's item prizes with their prices in TON, the most valuable first. */
-export const PRIZE_GRID: readonly { item: PrizeItem; imageUrl: string; price: string }[] = (
-  [
-    ['diamond', '25'],
-    ['crown', '12'],
-    ['teddy', '6.5'],
-    ['ring', '4'],
-    ['cake', '1.5'],
-    ['rose', '0.8'],
-  ] as const
-).map(([name, price]) => ({ item: name, imageUrl: ITEM_ART[name], price }));
 
 /** The bonus word; the first LETTERS_COLLECTED letters are collected (spec §2: G, I, F active). */
 export const BONUS_WORD = ['G', 'I', 'F', 'T', 'O', 'M', 'U', 'S'] as const;

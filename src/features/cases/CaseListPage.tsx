@@ -81,16 +81,23 @@ function LockIcon() {
 
 function PromoBanner() {
   const { t } = useTranslation();
+  const code = t('cases.promo.code');
+  // the code it advertises is real: the banner opens the deposit sheet with it entered
   return (
-    <aside className="promo" data-testid="promo-banner" aria-label={t('cases.promo.label')}>
+    <Link
+      to={`/profile?openDeposit=true&promo=${encodeURIComponent(code)}`}
+      className="promo"
+      data-testid="promo-banner"
+      aria-label={`${t('cases.promo.label')} ${code}: ${t('retention.promo.banner')}`}
+    >
       <span className="promo__glow" aria-hidden="true" />
       <div className="promo__text">
         <span className="promo__label">{t('cases.promo.label')}</span>
-        <span className="promo__code">{t('cases.promo.code')}</span>
+        <span className="promo__code">{code}</span>
         <span className="promo__hint">{t('cases.promo.text')}</span>
       </div>
       <span className="promo__bonus">{t('cases.promo.bonus')}</span>
-    </aside>
+    </Link>
   );
 }
 

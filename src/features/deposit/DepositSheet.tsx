@@ -16,11 +16,15 @@ import { CREDITED_SHOWN_MS, type Step } from './model';
 import { StatusStep } from './StatusStep';
 import { useDepositCredits } from './useDepositCredits';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
+import { PromoField, refreshPromo } from './PromoField';
+import { formatTon } from '../../lib/format';
 import './deposit.css';
 
 interface DepositSheetProps {
   open: boolean;
   onClose: () => void;
+  /** a promo code to enter (the home banner's) */
+  promoCode?: string | null;
 }
 
 /**
@@ -28,12 +32,12 @@ interface DepositSheetProps {
  * for the credit (pushed over the deposit socket), then a check mark for 1.2 s and the sheet closes.
  * In demo mode the demo provider stands in for the wallet or the invoice, and the sheet says so.
  */
-export function DepositSheet({ open, onClose }: DepositSheetProps) {
+export function DepositSheet({ open, onClose, promoCode = null }: DepositSheetProps) {
   // Mounted only while open: every opening starts from the method choice.
-  return open ? <DepositFlow onClose={onClose} /> : null;
+  return open ? <DepositFlow onClose={onClose} promoCode={promoCode} /> : null;
 }
 
-function DepositFlow({ onClose: close }: { onClose: () => void }) {
+function DepositFlow({ onClose: close, promoCode }: { onClose: () => void; promoCode: string | null }) {
   const { t } = useTranslation();
   const { itemName } = useCatalogueTexts();
   // every way out of the sheet leaves the close guard: the taps aimed at it do not reach the tab bar beneath
@@ -48,14 +52,16 @@ function DepositFlow({ onClose: close }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
 
   useDepositCredits({
-    onCredited: (message) =>
+    onCredited: (message) => {
+      if (message.bonus) refreshPromo(); // the waiting code is used
       setStep((current) =>
         current.name === 'waiting' && message.method !== 'gifts'
-          ? { name: 'credited', amount: message.amount }
+          ? { name: 'credited', amount: message.amount, bonus: message.bonus, promoCode: message.promoCode }
           : current.name === 'gifts' && message.method === 'gifts' && message.item
             ? { name: 'credited', amount: message.amount, item: message.item }
             : current,
-      ),
+      );
+    },
     onReconnected: () => {
       // Back after a drop: a credit may have landed meanwhile; the balance tells.
       void queryClient.refetchQueries({ queryKey: queryKeys.balance }).then(() => {
@@ -185,8 +191,15 @@ function DepositFlow({ onClose: close }: { onClose: () => void }) {
             title={step.item ? t('telegram.gifts.credited') : t('deposit.credited')}
             text={step.item ? itemName(step.item) : undefined}
             amount={step.item ? undefined : step.amount}
-          />
+          >
+            {step.bonus && (
+              <p className="deposit__status-bonus" data-testid="deposit-bonus">
+                {t('retention.promo.bonus', { code: step.promoCode ?? '', amount: formatTon(step.bonus) })}
+              </p>
+            )}
+          </StatusStep>
         )}
+        {(step.name === 'select' || step.name === 'amount') && <PromoField initialCode={promoCode} />}
       </div>
     </div>
   );

@@ -19,4 +19,12 @@ export type Step =
       /** the balance when the deposit was sent (to notice a credit missed while the socket was down) */
       baseline: string | null;
     }
-  | { name: 'credited'; amount: string; item?: InventoryItem };
+  | {
+      name: 'credited';
+      amount: string;
+      /** a gift deposit: the item it became */
+      item?: InventoryItem;
+      /** a promo code's bonus credited with the deposit, TON, and its code */
+      bonus?: string;
+      promoCode?: string | null;
+    };

@@ -15,20 +15,27 @@ import './profile.css';
 
 /** `/profile?openDeposit=true` (where `/deposit` leads) opens the deposit sheet. */
 const OPEN_DEPOSIT_PARAM = 'openDeposit';
+/** `&promo=CODE` (the home banner's) enters that promo code in the sheet. */
+const PROMO_PARAM = 'promo';
 
 export function ProfilePage() {
   const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
   const wantsDeposit = params.get(OPEN_DEPOSIT_PARAM) === 'true';
   const [depositOpen, setDepositOpen] = useState(wantsDeposit);
+  const [promoCode, setPromoCode] = useState(params.get(PROMO_PARAM));
   // Asked again while already on this page: open it (state adjusted during render, no extra effect pass).
   if (wantsDeposit && !depositOpen) setDepositOpen(true);
+  if (wantsDeposit && params.get(PROMO_PARAM) && params.get(PROMO_PARAM) !== promoCode) {
+    setPromoCode(params.get(PROMO_PARAM));
+  }
 
   // Once open, clear the query so a reload or going back does not open it again.
   useEffect(() => {
     if (!wantsDeposit) return;
     const next = new URLSearchParams(params);
     next.delete(OPEN_DEPOSIT_PARAM);
+    next.delete(PROMO_PARAM);
     setParams(next, { replace: true });
   }, [wantsDeposit, params, setParams]);
 
@@ -104,7 +111,7 @@ export function ProfilePage() {
 
       <BattleHistory />
 
-      <DepositSheet open={depositOpen} onClose={closeDeposit} />
+      <DepositSheet open={depositOpen} onClose={closeDeposit} promoCode={promoCode} />
     </section>
   );
 }

@@ -2,18 +2,16 @@ import { useAtomValue } from 'jotai';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Achievement, ProfileResponse, RankName } from '../../../contract/users.ts';
-import { formatPercent } from '../../lib/format';
+import type { Achievement, ProfileResponse, RankName, RankView } from '../../../contract/users.ts';
+import { formatPercent, formatTon } from '../../lib/format';
+import { InvitesCard } from './InvitesCard';
 import { QueryState } from '../../lib/ui/QueryState';
 import { InventoryActionError, InventoryGrid } from '../inventory/InventoryGrid';
 import { useInventoryActions } from '../inventory/useInventoryActions';
 import { profileAtom } from '../../state/queries';
 import './progress.css';
 
-/** Level progress counts toward this many openings (spec §9: openingsCount / 350). */
-const LEVEL_PROGRESS_OPENINGS = 350;
-
-/** The ranks in order (spec §9), each with its level; the display is fixed at Level 1, Rookie. */
+/** The ranks in order (spec §9), each with its level; the server's rank table gives thresholds and rewards. */
 const RANKS = [
   { name: 'Rookie', key: 'ranks.rookie' },
   { name: 'Explorer', key: 'ranks.explorer' },
@@ -63,15 +61,32 @@ function AchievementIcon({ id }: { id: Achievement['id'] }) {
   );
 }
 
-/** The level block (Level 1, Rookie, progress bar of openings / 350) and the next-rank rewards. */
+/** A rank's reward in words: a free spin, TON, or a free opening of a case. */
+function useRewardText(): (reward: RankView['reward']) => string {
+  const { t } = useTranslation();
+  return (reward) =>
+    !reward
+      ? ''
+      : reward.kind === 'spin'
+        ? t('retention.ranks.spin')
+        : reward.kind === 'ton'
+          ? t('retention.ranks.ton', { amount: formatTon(reward.amount!) })
+          : t('retention.ranks.case', { case: reward.case?.name ?? '' });
+}
+
+/** The level block: the rank reached, the way to the next one, and every rank's reward. */
 function LevelCard({ data }: { data: ProfileResponse }) {
   const { t } = useTranslation();
+  const rewardText = useRewardText();
   const level = data.level;
   const openings = data.stats.openingsCount;
   const current = Math.max(
     RANKS.findIndex((r) => r.name === level.rank),
     0,
   );
+  const ladder = data.ranks;
+  const next = ladder.find((r) => !r.reached) ?? null;
+  const here = ladder.filter((r) => r.reached).at(-1) ?? null;
   const percent = Math.round(level.progress * 1000) / 10;
   return (
     <section className="profile__section level-card" aria-labelledby="level-title" data-testid="level-card">
@@ -88,10 +103,12 @@ function LevelCard({ data }: { data: ProfileResponse }) {
           </span>
         </div>
         <span className="level-card__count" data-testid="level-progress-text">
-          {t('profile.levelProgress', {
-            done: Math.min(openings, LEVEL_PROGRESS_OPENINGS),
-            total: LEVEL_PROGRESS_OPENINGS,
-          })}
+          {next
+            ? t('retention.ranks.progress', {
+                done: openings - (here?.openings ?? 0),
+                total: next.openings - (here?.openings ?? 0),
+              })
+            : t('retention.ranks.top')}
         </span>
       </div>
       <div
@@ -105,28 +122,56 @@ function LevelCard({ data }: { data: ProfileResponse }) {
       >
         <span className="level-card__fill" style={{ '--progress': `${percent}%` } as CSSProperties} />
       </div>
+      {next?.reward && (
+        <p className="level-card__next" data-testid="next-rank-reward">
+          {t('retention.ranks.next', {
+            rank: t(RANKS[next.level - 1]!.key),
+            count: next.openings,
+            reward: rewardText(next.reward),
+          })}
+        </p>
+      )}
 
       <h3 className="level-card__subtitle" data-testid="next-rank-title">
         {t('profile.nextRankReward')}
       </h3>
       <ol className="rank-list" data-testid="rank-list">
-        {RANKS.map((rank, index) => (
-          <li
-            key={rank.name}
-            className={`rank${index === current ? ' rank--current' : ''}${index === current + 1 ? ' rank--next' : ''}`}
-            data-testid="rank"
-            data-current={index === current || undefined}
-          >
-            <span className="rank__level">{t('profile.rankLevel', { level: index + 1 })}</span>
-            <span className="rank__name">{t(rank.key)}</span>
-            {index === current + 1 && <span className="rank__tag">{t('profile.nextRank')}</span>}
-            {index > current && (
-              <span className="rank__lock" aria-label={t('profile.locked')}>
-                <LockIcon />
-              </span>
-            )}
-          </li>
-        ))}
+        {RANKS.map((rank, index) => {
+          const step = ladder[index];
+          return (
+            <li
+              key={rank.name}
+              className={`rank${index === current ? ' rank--current' : ''}${index === current + 1 ? ' rank--next' : ''}`}
+              data-testid="rank"
+              data-current={index === current || undefined}
+              data-granted={step?.granted ? true : undefined}
+            >
+              <span className="rank__level">{t('profile.rankLevel', { level: index + 1 })}</span>
+              <span className="rank__name">{t(rank.key)}</span>
+              {step && index > 0 && (
+                <span className="rank__at">{t('retention.ranks.at', { count: step.openings })}</span>
+              )}
+              {step?.reward && (
+                <span className="rank__reward" data-testid="rank-reward">
+                  {rewardText(step.reward)}
+                </span>
+              )}
+              {step?.granted && (
+                <span className="rank__received" data-testid="rank-received">
+                  {step.granted.item
+                    ? t('retention.ranks.receivedItem', { item: step.granted.item.name })
+                    : t('retention.ranks.received')}
+                </span>
+              )}
+              {index === current + 1 && <span className="rank__tag">{t('profile.nextRank')}</span>}
+              {index > current && (
+                <span className="rank__lock" aria-label={t('profile.locked')}>
+                  <LockIcon />
+                </span>
+              )}
+            </li>
+          );
+        })}
       </ol>
     </section>
   );
@@ -230,6 +275,7 @@ export function ProfileSections() {
           </>
         )}
       </QueryState>
+      <InvitesCard />
       <ProfileInventory />
       <FairnessLink />
     </>

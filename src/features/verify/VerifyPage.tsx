@@ -98,7 +98,9 @@ function BetVerification({ betId, onFill }: { betId: string; onFill: (bet: BetPr
       <h2 className="verify-card__title">
         {bet.kind === 'case'
           ? t('verify.caseBet', { name: caseName(bet.case) })
-          : t('verify.upgradeBet', { stake: itemName(bet.stake), target: itemName(bet.target) })}
+          : bet.kind === 'wheel'
+            ? t('retention.verifyWheel')
+            : t('verify.upgradeBet', { stake: itemName(bet.stake), target: itemName(bet.target) })}
       </h2>
       <dl className="verify-fields">
         <dt>{t('verify.betId')}</dt>
@@ -121,11 +123,13 @@ function BetVerification({ betId, onFill }: { betId: string; onFill: (bet: BetPr
                 roll: formatInteger(bet.roll),
                 total: formatInteger(bet.totalWeight),
               })
-            : t('proofs.recordedUpgrade', {
-                outcome: bet.success ? t('verify.success') : t('verify.fail'),
-                rolled: formatNumber(bet.rolled, 8),
-                chance: `${bet.chanceNumerator}/${bet.chanceDenominator}`,
-              })}
+            : bet.kind === 'wheel'
+              ? `${t('retention.verifySegment', { segment: bet.segment + 1, prize: bet.weightTable.entries[bet.segment]?.itemId ?? '' })} (${formatInteger(bet.roll)} / ${formatInteger(bet.totalWeight)})`
+              : t('proofs.recordedUpgrade', {
+                  outcome: bet.success ? t('verify.success') : t('verify.fail'),
+                  rolled: formatNumber(bet.rolled, 8),
+                  chance: `${bet.chanceNumerator}/${bet.chanceDenominator}`,
+                })}
         </dd>
         {bet.kind === 'case' && bet.weightTable && (
           <>
@@ -203,8 +207,9 @@ function valuesOf(bet: BetProof): PasteValues {
     serverSeed: bet.serverSeed ?? '',
     clientSeed: bet.clientSeed,
     nonce: String(bet.nonce),
-    kind: bet.kind,
-    tableHash: bet.kind === 'case' ? (bet.weightTable?.hash ?? '') : '',
+    // a wheel spin rolls against its prize table exactly as an opening does against its case's
+    kind: bet.kind === 'upgrade' ? 'upgrade' : 'case',
+    tableHash: bet.kind === 'upgrade' ? '' : (bet.weightTable?.hash ?? ''),
     numerator: bet.kind === 'upgrade' ? bet.chanceNumerator : '',
     denominator: bet.kind === 'upgrade' ? bet.chanceDenominator : '',
   };

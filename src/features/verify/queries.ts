@@ -44,14 +44,17 @@ export function publicBetAtom(betId: string): BetProofAtom {
 
 /** Recomputes a revealed bet in the browser and compares it with what the server recorded. */
 async function checkBet(bet: BetProof, serverSeed: string): Promise<BetCheck> {
+  // a wheel spin rolls its prize table exactly as an opening rolls a case's weight table
   const game: Game =
-    bet.kind === 'case'
-      ? { kind: 'case', table: bet.weightTable, totalWeight: bet.totalWeight }
-      : { kind: 'upgrade', numerator: bet.chanceNumerator, denominator: bet.chanceDenominator };
+    bet.kind === 'upgrade'
+      ? { kind: 'upgrade', numerator: bet.chanceNumerator, denominator: bet.chanceDenominator }
+      : { kind: 'case', table: bet.weightTable, totalWeight: bet.totalWeight };
   const result = await compute(serverSeed, bet.clientSeed, bet.nonce, game);
   const hashOk = result.hash === bet.serverSeedHash.toLowerCase();
   let outcomeOk: boolean;
-  if (bet.kind === 'case') {
+  if (bet.kind === 'wheel') {
+    outcomeOk = result.steps.roll === bet.roll && result.picked === bet.segment;
+  } else if (bet.kind === 'case') {
     const itemOk = result.picked === null || result.walk![result.picked]!.itemId === bet.item.id;
     outcomeOk = result.steps.roll === bet.roll && itemOk;
   } else {

@@ -1,0 +1,176 @@
+import type { Transaction } from 'kysely';
+import type { ProfileLevel, RankView } from '../../contract/users.ts';
+import { formatTon } from '../../contract/money.ts';
+import type { Db } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
+import { toApiItem } from '../games/cases.ts';
+import { loadRetentionConfig, type RankStep } from './config.ts';
+import { openForFree } from './free-opening.ts';
+import { creditInTransaction, credited } from './ledger.ts';
+
+/**
+ * Ranks and their rewards (README, "Ranks"). A player's rank is the highest whose threshold of paid
+ * openings they have reached (RANK_TABLE). Each rank above the first grants its reward once, the moment it
+ * is reached, inside the opening's own transaction: a free wheel spin, TON (a `rank_reward` ledger row,
+ * external id `rank:<player>:<level>`) or a free opening of a case. The rank_rewards primary key
+ * (player, level) is what makes it once: an x3 opening that crosses two thresholds grants both, and
+ * concurrent openings queue on the player's row, so the second finds the reward granted.
+ */
+
+type Trx = Transaction<Database>;
+
+const LEDGER_KIND_RANK_REWARD = 'rank_reward';
+
+/** The rank table in use: RANK_TABLE, set when the app is built (setRankTable). */
+let table: RankStep[] = loadRetentionConfig({}).ranks;
+
+export function setRankTable(ranks: RankStep[]): void {
+  table = ranks;
+}
+
+/** The player's rank for a number of paid openings, with the progress toward the next one. */
+export function levelFor(openings: number): ProfileLevel {
+  const reached = table.filter((r) => r.openings <= openings);
+  const current = reached[reached.length - 1] ?? table[0]!;
+  const next = table.find((r) => r.openings > openings) ?? null;
+  const progress = next
+    ? Math.min(Math.max((openings - current.openings) / (next.openings - current.openings), 0), 1)
+    : 1;
+  return { level: current.level, rank: current.name, progress };
+}
+
+/**
+ * The one call the opening transaction makes once it has counted the openings: grants every reward of a
+ * rank the player has reached and not been given yet, and answers the player's balance afterwards (a TON
+ * reward is in it). The player's row is locked already (the opening locked it first).
+ */
+export async function grantRankRewards(trx: Trx, userId: bigint, balanceNano: bigint): Promise<bigint> {
+  const player = await trx
+    .selectFrom('users')
+    .select('openings_count')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const due = table.filter((r) => r.reward !== null && r.openings <= player.openings_count);
+  if (due.length === 0) return balanceNano;
+  const granted = new Set(
+    (await trx.selectFrom('rank_rewards').select('level').where('user_id', '=', userId).execute()).map(
+      (r) => r.level,
+    ),
+  );
+  let balance = balanceNano;
+  for (const step of due) {
+    if (granted.has(step.level)) continue;
+    const reward = step.reward!;
+    const inserted = await trx
+      .insertInto('rank_rewards')
+      .values({
+        user_id: userId,
+        level: step.level,
+        reward_kind: reward.kind,
+        amount_nano: reward.amountNano,
+        case_id: reward.caseId,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'level']).doNothing())
+      .returning('level')
+      .executeTakeFirst();
+    if (!inserted) continue;
+    if (reward.kind === 'ton') {
+      const externalId = `rank:${userId}:${step.level}`;
+      if (await credited(trx, externalId)) continue;
+      const paid = await creditInTransaction(
+        trx,
+        userId,
+        reward.amountNano,
+        LEDGER_KIND_RANK_REWARD,
+        externalId,
+        step.name,
+      );
+      balance = paid.balanceNano;
+      await trx
+        .updateTable('rank_rewards')
+        .set({ ledger_id: paid.ledgerId })
+        .where('user_id', '=', userId)
+        .where('level', '=', step.level)
+        .execute();
+    } else if (reward.kind === 'case') {
+      const opening = await openForFree(trx, userId, reward.caseId!, 'rank');
+      await trx
+        .updateTable('rank_rewards')
+        .set({ free_opening_id: opening.id })
+        .where('user_id', '=', userId)
+        .where('level', '=', step.level)
+        .execute();
+    }
+  }
+  return balance;
+}
+
+/** The rank ladder for the profile: every rank, its threshold and reward, and what the player got. */
+export async function rankLadder(db: Db, userId: bigint, openings: number): Promise<RankView[]> {
+  const rewards = await db
+    .selectFrom('rank_rewards as r')
+    .leftJoin('free_openings as f', 'f.id', 'r.free_opening_id')
+    .leftJoin('items as i', 'i.id', 'f.item_id')
+    .leftJoin('wheel_spins as w', 'w.id', 'r.spin_id')
+    .select([
+      'r.level',
+      'r.created_at',
+      'r.spin_id',
+      'f.public_id as opening_bet_id',
+      'i.id as item_id',
+      'i.name as item_name',
+      'i.price_nano as item_price_nano',
+      'i.image_url as item_image_url',
+      'i.rarity as item_rarity',
+    ])
+    .where('r.user_id', '=', userId)
+    .execute();
+  const byLevel = new Map(rewards.map((r) => [r.level, r]));
+  const caseIds = table.map((r) => r.reward?.caseId).filter((id): id is string => !!id);
+  const cases = new Map(
+    caseIds.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('cases')
+            .select(['id', 'name', 'image_url'])
+            .where('id', 'in', caseIds)
+            .execute()
+        ).map((c) => [c.id, { id: c.id, name: c.name, imageUrl: c.image_url }]),
+  );
+  return table.map((step) => {
+    const got = byLevel.get(step.level);
+    return {
+      level: step.level,
+      rank: step.name,
+      openings: step.openings,
+      reached: openings >= step.openings,
+      reward: step.reward
+        ? {
+            kind: step.reward.kind,
+            amount: step.reward.kind === 'ton' ? formatTon(step.reward.amountNano) : null,
+            case: step.reward.caseId ? (cases.get(step.reward.caseId) ?? null) : null,
+          }
+        : null,
+      granted: got
+        ? {
+            at: got.created_at.toISOString(),
+            spinUsed: got.spin_id !== null,
+            openingBetId: got.opening_bet_id,
+            item:
+              got.item_id && got.item_name && got.item_image_url && got.item_rarity
+                ? toApiItem({
+                    id: got.item_id,
+                    name: got.item_name,
+                    price_nano: got.item_price_nano ?? 0n,
+                    image_url: got.item_image_url,
+                    rarity: got.item_rarity,
+                    created_at: got.created_at,
+                    updated_at: got.created_at,
+                  })
+                : null,
+          }
+        : null,
+    };
+  });
+}
