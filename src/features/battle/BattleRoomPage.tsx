@@ -19,6 +19,7 @@ import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { markBattleSeen } from '../../state/unseen';
 import { battleAtom, battleEventsAtom, cancelBattle, fillWithBots, joinBattle } from './api';
+import { BattleOutcome } from './BattleOutcome';
 import { JoinDialog } from './JoinDialog';
 import { landedIndex, mySeat, winningSeats } from './model';
 import { battleShareLink } from '../../lib/start-param';
@@ -131,15 +132,7 @@ export function BattleRoomPage() {
           />
         ))}
       </div>
-      {over && me && (
-        <p
-          className="battle__result"
-          data-testid="battle-result"
-          data-won={winners.has(me.seat) || undefined}
-        >
-          {winners.has(me.seat) ? t('battle.result.won') : t('battle.result.lost')}
-        </p>
-      )}
+      {over && me && <BattleOutcome battle={battle} me={me} won={winners.has(me.seat)} />}
       {joining && battle.status === 'open' && (
         <JoinDialog
           battle={battle}
