@@ -373,10 +373,7 @@ test.describe("nothing behind the player's back", () => {
 });
 
 test.describe('no spoilers', () => {
-  // Known open: in this run the seats showed a round's drops while their reels still reported no landing
-  // (data-landed 0); the room now waits for every seat's settled event, but why the drops still show early
-  // here is not understood yet. Kept as the check to pass.
-  test.fixme('a battle round shows its drops and totals only once its reels have landed', async ({
+  test('a battle round shows its drops and totals only once its reels have landed', async ({
     browser,
   }) => {
     test.setTimeout(120_000);

@@ -329,8 +329,9 @@ function SeatColumn(props: {
 function shownRounds(battle: Battle, landed: Record<number, number>): number {
   const round = battle.revealedRounds;
   if (round === 0) return 0;
-  const all = battle.seats.every((s) => (landed[s.seat] ?? 0) >= round);
-  return all ? round : round - 1;
+  // the round every seat's reel has landed: a room that fell behind (a slow phone, a missed event, a
+  // return to a battle under way) shows no round its reels have not played yet
+  return Math.min(round, ...battle.seats.map((s) => landed[s.seat] ?? 0));
 }
 
 /** The battle's proof: its seeds, and a check of every roll recomputed here in the browser. */
