@@ -1,3 +1,4 @@
+import { creditInTransaction, credited } from './retention/ledger.ts';
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { User } from '../contract/auth.ts';
 import type { Db } from './db/index.ts';
@@ -70,29 +71,8 @@ export async function creditOnce(
   if (amountNano <= 0n) throw new RangeError('a credit must be positive');
   return db.transaction().execute(async (trx) => {
     await lockPlayer(trx, userId); // the player first (server/db/locks.ts), then the ledger
-    const seen = await trx
-      .selectFrom('ledger')
-      .select('id')
-      .where('external_id', '=', externalId)
-      .executeTakeFirst();
-    if (seen) return false;
-    const updated = await trx
-      .updateTable('users')
-      .set((eb) => ({ balance_nano: eb('balance_nano', '+', amountNano), updated_at: new Date() }))
-      .where('id', '=', userId)
-      .returning('balance_nano')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('ledger')
-      .values({
-        user_id: userId,
-        delta_nano: amountNano,
-        balance_after_nano: updated.balance_nano,
-        kind,
-        ref,
-        external_id: externalId,
-      })
-      .execute();
+    if (await credited(trx, externalId)) return false;
+    await creditInTransaction(trx, userId, amountNano, kind, externalId, ref);
     await alongside?.(trx);
     return true;
   });
