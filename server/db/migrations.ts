@@ -124,6 +124,7 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX openings_ledger_idx ON openings (ledger_id)`.execute(db);
     },
   },
+
   '0003_payments': {
     async up(db: Kysely<unknown>) {
       // One stable text comment per player: a TON transfer carrying it is credited to that player.
@@ -162,6 +163,7 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX deposit_invoices_user_idx ON deposit_invoices (user_id, created_at)`.execute(db);
     },
   },
+
   '0004_inventory': {
     async up(db: Kysely<unknown>) {
       // Items on their way out of the game: pending until an operator completes or fails the request
@@ -197,6 +199,7 @@ export const migrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+
   '0005_upgrades': {
     async up(db: Kysely<unknown>) {
       // One row per upgrade roll, with everything needed to re-check it once the seed is revealed.
@@ -224,6 +227,7 @@ export const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX upgrades_user_idx ON upgrades (user_id, id DESC)`.execute(db);
     },
   },
+
   '0007_proofs_that_last': {
     async up(db: Kysely<unknown>) {
       // Every weight table a roll was drawn against, by the hex SHA-256 of its canonical text
@@ -251,6 +255,7 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+
   '0008_battles': {
     async up(db: Kysely<unknown>) {
       // A case battle. status: open (waiting for seats), rolled (every round drawn, not yet paid),
@@ -344,115 +349,6 @@ export const migrations: Record<string, Migration> = {
       await sql`ALTER TABLE items ADD COLUMN name_ru TEXT NOT NULL DEFAULT ''`.execute(db);
       await sql`ALTER TABLE cases ADD COLUMN name_ru TEXT NOT NULL DEFAULT ''`.execute(db);
       await sql`ALTER TABLE cases ADD COLUMN description_ru TEXT NOT NULL DEFAULT ''`.execute(db);
-    },
-  },
-
-  '0013_retention': {
-    async up(db: Kysely<unknown>) {
-      // A case opening given as a prize (a wheel segment, a rank reward): opened at once, for free, with the
-      // player's seed pair like a bought one; the item goes to the inventory.
-      await sql`
-        CREATE TABLE free_openings (
-          id BIGSERIAL PRIMARY KEY,
-          user_id BIGINT NOT NULL REFERENCES users(id),
-          public_id TEXT NOT NULL UNIQUE,
-          source TEXT NOT NULL CHECK (source IN ('wheel', 'rank')),
-          case_id TEXT NOT NULL REFERENCES cases(id),
-          case_price_nano BIGINT NOT NULL CHECK (case_price_nano >= 0),
-          item_id TEXT NOT NULL REFERENCES items(id),
-          seed_id BIGINT NOT NULL REFERENCES fairness_seeds(id),
-          server_seed_hash TEXT NOT NULL,
-          client_seed TEXT NOT NULL,
-          nonce INTEGER NOT NULL CHECK (nonce >= 0),
-          roll BIGINT NOT NULL CHECK (roll >= 0),
-          total_weight BIGINT NOT NULL CHECK (total_weight > roll),
-          weight_table_hash TEXT NOT NULL REFERENCES weight_tables(hash),
-          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-          UNIQUE (seed_id, nonce)
-        )`.execute(db);
-      await sql`CREATE INDEX free_openings_user_idx ON free_openings (user_id, id DESC)`.execute(db);
-      // The daily bonus wheel: one spin per player per rolling 24 h ('daily') plus spins won as rank rewards.
-      await sql`
-        CREATE TABLE wheel_spins (
-          id BIGSERIAL PRIMARY KEY,
-          user_id BIGINT NOT NULL REFERENCES users(id),
-          public_id TEXT NOT NULL UNIQUE,
-          source TEXT NOT NULL CHECK (source IN ('daily', 'rank')),
-          -- daily:<player>:<n> (the player's n-th daily spin) or rank:<player>:<level>: one spin each
-          spin_key TEXT NOT NULL UNIQUE,
-          seed_id BIGINT NOT NULL REFERENCES fairness_seeds(id),
-          server_seed_hash TEXT NOT NULL,
-          client_seed TEXT NOT NULL,
-          nonce INTEGER NOT NULL CHECK (nonce >= 0),
-          roll BIGINT NOT NULL CHECK (roll >= 0),
-          total_weight BIGINT NOT NULL CHECK (total_weight > roll),
-          table_hash TEXT NOT NULL REFERENCES weight_tables(hash),
-          segment INTEGER NOT NULL CHECK (segment >= 0),
-          prize_kind TEXT NOT NULL CHECK (prize_kind IN ('ton', 'case', 'none')),
-          prize_nano BIGINT NOT NULL DEFAULT 0 CHECK (prize_nano >= 0),
-          case_id TEXT REFERENCES cases(id),
-          free_opening_id BIGINT REFERENCES free_openings(id),
-          ledger_id BIGINT REFERENCES ledger(id),
-          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-          UNIQUE (seed_id, nonce)
-        )`.execute(db);
-      await sql`CREATE INDEX wheel_spins_user_idx ON wheel_spins (user_id, source, created_at DESC)`.execute(db);
-      // A rank's reward, granted once per player and rank (the primary key) the moment the rank is reached.
-      await sql`
-        CREATE TABLE rank_rewards (
-          user_id BIGINT NOT NULL REFERENCES users(id),
-          level INTEGER NOT NULL CHECK (level >= 2),
-          reward_kind TEXT NOT NULL CHECK (reward_kind IN ('spin', 'ton', 'case')),
-          amount_nano BIGINT NOT NULL DEFAULT 0 CHECK (amount_nano >= 0),
-          case_id TEXT REFERENCES cases(id),
-          ledger_id BIGINT REFERENCES ledger(id),
-          free_opening_id BIGINT REFERENCES free_openings(id),
-          spin_id BIGINT REFERENCES wheel_spins(id),
-          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-          PRIMARY KEY (user_id, level)
-        )`.execute(db);
-      // Operator-managed promo codes: a percent bonus on the next deposit, or a fixed credit.
-      await sql`
-        CREATE TABLE promo_codes (
-          code TEXT PRIMARY KEY CHECK (code ~ '^[A-Z0-9_-]{3,32}$'),
-          kind TEXT NOT NULL CHECK (kind IN ('deposit_percent', 'credit')),
-          percent_bp INTEGER NOT NULL DEFAULT 0 CHECK (percent_bp >= 0 AND percent_bp <= 100000),
-          amount_nano BIGINT NOT NULL DEFAULT 0 CHECK (amount_nano >= 0),
-          max_bonus_nano BIGINT CHECK (max_bonus_nano > 0),
-          max_uses INTEGER CHECK (max_uses > 0),
-          uses INTEGER NOT NULL DEFAULT 0 CHECK (uses >= 0),
-          expires_at TIMESTAMPTZ,
-          active BOOLEAN NOT NULL DEFAULT TRUE,
-          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-          updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-          CHECK (max_uses IS NULL OR uses <= max_uses)
-        )`.execute(db);
-      await sql`
-        CREATE TABLE promo_redemptions (
-          code TEXT NOT NULL REFERENCES promo_codes(code),
-          user_id BIGINT NOT NULL REFERENCES users(id),
-          status TEXT NOT NULL CHECK (status IN ('pending', 'credited', 'expired')),
-          bonus_nano BIGINT NOT NULL DEFAULT 0 CHECK (bonus_nano >= 0),
-          deposit_id TEXT,
-          ledger_id BIGINT REFERENCES ledger(id),
-          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-          settled_at TIMESTAMPTZ,
-          PRIMARY KEY (code, user_id)
-        )`.execute(db);
-      // at most one code waits for a player's next deposit
-      await sql`CREATE UNIQUE INDEX promo_redemptions_pending_idx ON promo_redemptions (user_id)
-        WHERE status = 'pending'`.execute(db);
-      await sql`INSERT INTO promo_codes (code, kind, percent_bp) VALUES ('GIFTBOOST', 'deposit_percent', 700)
-        ON CONFLICT (code) DO NOTHING`.execute(db);
-      // Who invited whom: set once, when the invitee signs in for the first time with ref_<inviter>.
-      await sql`
-        CREATE TABLE invites (
-          invitee_id BIGINT PRIMARY KEY REFERENCES users(id),
-          inviter_id BIGINT NOT NULL REFERENCES users(id),
-          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-          CHECK (inviter_id <> invitee_id)
-        )`.execute(db);
-      await sql`CREATE INDEX invites_inviter_idx ON invites (inviter_id)`.execute(db);
     },
   },
 
@@ -565,6 +461,117 @@ export const migrations: Record<string, Migration> = {
           created_at TIMESTAMPTZ NOT NULL DEFAULT now()
         )`.execute(db);
       await sql`CREATE INDEX gift_deposits_user_idx ON gift_deposits (user_id, created_at)`.execute(db);
+    },
+  },
+
+  '0013_retention': {
+    async up(db: Kysely<unknown>) {
+      // A case opening given as a prize (a wheel segment, a rank reward): opened at once, for free, with the
+      // player's seed pair like a bought one; the item goes to the inventory.
+      await sql`
+        CREATE TABLE free_openings (
+          id BIGSERIAL PRIMARY KEY,
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          public_id TEXT NOT NULL UNIQUE,
+          source TEXT NOT NULL CHECK (source IN ('wheel', 'rank')),
+          case_id TEXT NOT NULL REFERENCES cases(id),
+          case_price_nano BIGINT NOT NULL CHECK (case_price_nano >= 0),
+          item_id TEXT NOT NULL REFERENCES items(id),
+          seed_id BIGINT NOT NULL REFERENCES fairness_seeds(id),
+          server_seed_hash TEXT NOT NULL,
+          client_seed TEXT NOT NULL,
+          nonce INTEGER NOT NULL CHECK (nonce >= 0),
+          roll BIGINT NOT NULL CHECK (roll >= 0),
+          total_weight BIGINT NOT NULL CHECK (total_weight > roll),
+          weight_table_hash TEXT NOT NULL REFERENCES weight_tables(hash),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          UNIQUE (seed_id, nonce)
+        )`.execute(db);
+      await sql`CREATE INDEX free_openings_user_idx ON free_openings (user_id, id DESC)`.execute(db);
+      // The daily bonus wheel: one spin per player per rolling 24 h ('daily') plus spins won as rank rewards.
+      await sql`
+        CREATE TABLE wheel_spins (
+          id BIGSERIAL PRIMARY KEY,
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          public_id TEXT NOT NULL UNIQUE,
+          source TEXT NOT NULL CHECK (source IN ('daily', 'rank')),
+          -- daily:<player>:<n> (the player's n-th daily spin) or rank:<player>:<level>: one spin each
+          spin_key TEXT NOT NULL UNIQUE,
+          seed_id BIGINT NOT NULL REFERENCES fairness_seeds(id),
+          server_seed_hash TEXT NOT NULL,
+          client_seed TEXT NOT NULL,
+          nonce INTEGER NOT NULL CHECK (nonce >= 0),
+          roll BIGINT NOT NULL CHECK (roll >= 0),
+          total_weight BIGINT NOT NULL CHECK (total_weight > roll),
+          table_hash TEXT NOT NULL REFERENCES weight_tables(hash),
+          segment INTEGER NOT NULL CHECK (segment >= 0),
+          prize_kind TEXT NOT NULL CHECK (prize_kind IN ('ton', 'case', 'none')),
+          prize_nano BIGINT NOT NULL DEFAULT 0 CHECK (prize_nano >= 0),
+          case_id TEXT REFERENCES cases(id),
+          free_opening_id BIGINT REFERENCES free_openings(id),
+          ledger_id BIGINT REFERENCES ledger(id),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          UNIQUE (seed_id, nonce)
+        )`.execute(db);
+      await sql`CREATE INDEX wheel_spins_user_idx ON wheel_spins (user_id, source, created_at DESC)`.execute(
+        db,
+      );
+      // A rank's reward, granted once per player and rank (the primary key) the moment the rank is reached.
+      await sql`
+        CREATE TABLE rank_rewards (
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          level INTEGER NOT NULL CHECK (level >= 2),
+          reward_kind TEXT NOT NULL CHECK (reward_kind IN ('spin', 'ton', 'case')),
+          amount_nano BIGINT NOT NULL DEFAULT 0 CHECK (amount_nano >= 0),
+          case_id TEXT REFERENCES cases(id),
+          ledger_id BIGINT REFERENCES ledger(id),
+          free_opening_id BIGINT REFERENCES free_openings(id),
+          spin_id BIGINT REFERENCES wheel_spins(id),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          PRIMARY KEY (user_id, level)
+        )`.execute(db);
+      // Operator-managed promo codes: a percent bonus on the next deposit, or a fixed credit.
+      await sql`
+        CREATE TABLE promo_codes (
+          code TEXT PRIMARY KEY CHECK (code ~ '^[A-Z0-9_-]{3,32}$'),
+          kind TEXT NOT NULL CHECK (kind IN ('deposit_percent', 'credit')),
+          percent_bp INTEGER NOT NULL DEFAULT 0 CHECK (percent_bp >= 0 AND percent_bp <= 100000),
+          amount_nano BIGINT NOT NULL DEFAULT 0 CHECK (amount_nano >= 0),
+          max_bonus_nano BIGINT CHECK (max_bonus_nano > 0),
+          max_uses INTEGER CHECK (max_uses > 0),
+          uses INTEGER NOT NULL DEFAULT 0 CHECK (uses >= 0),
+          expires_at TIMESTAMPTZ,
+          active BOOLEAN NOT NULL DEFAULT TRUE,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          CHECK (max_uses IS NULL OR uses <= max_uses)
+        )`.execute(db);
+      await sql`
+        CREATE TABLE promo_redemptions (
+          code TEXT NOT NULL REFERENCES promo_codes(code),
+          user_id BIGINT NOT NULL REFERENCES users(id),
+          status TEXT NOT NULL CHECK (status IN ('pending', 'credited', 'expired')),
+          bonus_nano BIGINT NOT NULL DEFAULT 0 CHECK (bonus_nano >= 0),
+          deposit_id TEXT,
+          ledger_id BIGINT REFERENCES ledger(id),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          settled_at TIMESTAMPTZ,
+          PRIMARY KEY (code, user_id)
+        )`.execute(db);
+      // at most one code waits for a player's next deposit
+      await sql`CREATE UNIQUE INDEX promo_redemptions_pending_idx ON promo_redemptions (user_id)
+        WHERE status = 'pending'`.execute(db);
+      await sql`INSERT INTO promo_codes (code, kind, percent_bp) VALUES ('GIFTBOOST', 'deposit_percent', 700)
+        ON CONFLICT (code) DO NOTHING`.execute(db);
+      // Who invited whom: set once, when the invitee signs in for the first time with ref_<inviter>.
+      await sql`
+        CREATE TABLE invites (
+          invitee_id BIGINT PRIMARY KEY REFERENCES users(id),
+          inviter_id BIGINT NOT NULL REFERENCES users(id),
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          CHECK (inviter_id <> invitee_id)
+        )`.execute(db);
+      await sql`CREATE INDEX invites_inviter_idx ON invites (inviter_id)`.execute(db);
     },
   },
 
