@@ -395,7 +395,12 @@ describe('sockets', { timeout: 120_000 }, () => {
     dropDb = db.drop;
     const log: Record<string, unknown>[] = [];
     const config = loadConfig(
-      { BOT_TOKEN, JWT_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'info' },
+      {
+        BOT_TOKEN,
+        JWT_SECRET: 'test-secret-test-secret-test-secret',
+        LOG_LEVEL: 'info',
+        TELEGRAM_BOT: 'off',
+      },
       { port: 0, host: '127.0.0.1', clientDir: '/nonexistent', ...overrides },
     );
     built = await buildApp(config, {

@@ -93,7 +93,12 @@ describe('rate limits without Redis', () => {
     const { database, drop } = await createTestDatabase();
     try {
       const config = loadConfig(
-        { BOT_TOKEN, LOG_LEVEL: 'silent', REDIS_URL: `redis://:secret@127.0.0.1:${port}` },
+        {
+          BOT_TOKEN,
+          LOG_LEVEL: 'silent',
+          TELEGRAM_BOT: 'off',
+          REDIS_URL: `redis://:secret@127.0.0.1:${port}`,
+        },
         { port: 0, clientDir: '/nonexistent' },
       );
       const started = buildApp(config, { database, logger: false });
