@@ -128,6 +128,7 @@ function startServer(env: Record<string, string>): ChildProcess {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       BOT_TOKEN,
+      TELEGRAM_BOT: 'off', // no Telegram to reach from the bench
       JWT_SECRET: 'soak-bench-secret-soak-bench-secret',
       ADMIN_KEY,
       DB_POOL_MAX: process.env.DB_POOL_MAX ?? '20',

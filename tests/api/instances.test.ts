@@ -180,6 +180,8 @@ describe.skipIf(!postgresUrl)('several instances on one Postgres', () => {
         ...RATE_LIMITS_OFF,
         DATABASE_URL: db.url!,
         BOT_TOKEN,
+        // no Telegram here: the bot's jobs are leased the same way and tested against its stand-in elsewhere
+        TELEGRAM_BOT: 'off',
         JWT_SECRET: 'instances-test-secret-instances-test-secret',
         HOST: '127.0.0.1',
         PORT: '0',
