@@ -53,6 +53,25 @@ function ledgerInsertUsers(node: OperationNode): bigint[] | null {
   return users;
 }
 
+/**
+ * The players a raw statement (sql``, e.g. the opening's one-statement debit) wrote ledger rows for: such a
+ * statement returns each as `ledger_user_id`, since its text cannot be read for them. Null for any other.
+ */
+function rawLedgerUsers(query: CompiledQuery, rows: readonly unknown[]): bigint[] | null {
+  if (query.query.kind !== 'RawNode' || !RAW_LEDGER_INSERT.test(query.sql)) return null;
+  const users: bigint[] = [];
+  for (const row of rows) {
+    const id = (row as { ledger_user_id?: unknown }).ledger_user_id;
+    if (typeof id === 'bigint') users.push(id);
+    else if (typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id))) users.push(BigInt(id));
+  }
+  if (users.length === 0 && rows.length > 0)
+    console.error('ledger watch: a raw statement wrote ledger rows without returning ledger_user_id');
+  return users;
+}
+
+const RAW_LEDGER_INSERT = /\binsert\s+into\s+"?ledger"?\s*\(/i;
+
 /** Hands the hint over; a failing listener never turns a commit into an error. */
 function report(listener: LedgerCommitListener | null, users: ReadonlySet<bigint>): void {
   try {
@@ -72,7 +91,7 @@ class WatchedConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.inner.executeQuery<R>(compiledQuery);
-    const users = ledgerInsertUsers(compiledQuery.query);
+    const users = ledgerInsertUsers(compiledQuery.query) ?? rawLedgerUsers(compiledQuery, result.rows);
     if (users && users.length > 0) {
       if (this.state.inTransaction) for (const u of users) this.state.users.add(u);
       else report(this.listener(), new Set(users));

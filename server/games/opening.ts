@@ -91,7 +91,8 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
     const balanceNano = player.balance_nano;
 
     return {
-      balanceNano: await grantRankRewards(trx, userId, balanceNano), // a rank reached pays its reward now
+      // a rank this opening reached pays its reward now
+      balanceNano: await grantRankRewards(trx, userId, balanceNano, player.openings_count, amount),
       drops: draws.map((d) => ({
         id: byNonce.get(d.nonce)!.id,
         created_at: byNonce.get(d.nonce)!.created_at,
@@ -196,6 +197,8 @@ interface Debited {
 
 /** Debited, and the seed pair the nonces were taken from: all null when the player has none yet. */
 interface DebitRow extends Debited {
+  /** the player again, for the ledger watch */
+  ledger_user_id: bigint;
   seed_id: bigint | null;
   seed_server_seed: string | null;
   seed_server_seed_hash: string | null;
@@ -209,7 +212,9 @@ interface DebitRow extends Debited {
  * player's public name and photo for the live feed, and the seed pair the nonces were taken from (null
  * when the player has none yet). Concurrent debits queue on the user row, locked before this statement,
  * so the balance can never go below zero however many requests race; the seed pair comes after it, as
- * the lock order wants. A refused debit throws, and the transaction rolls the nonces back with it.
+ * the lock order wants. A refused debit throws, and the transaction rolls the nonces back with it. It
+ * returns the player as `ledger_user_id`, which is how the ledger watch (db/ledger-watch.ts) learns whose
+ * balance a raw statement changed, so the new balance is pushed to their sockets.
  */
 async function debitForOpening(
   trx: Trx,
@@ -233,12 +238,21 @@ async function debitForOpening(
       RETURNING id
     ), seed AS (${takeNoncesStatement(trx, userId, copies)})
     SELECT d.balance_nano, d.openings_count, d.username, d.first_name, d.photo_url, e.id AS ledger_id,
+           ${userId}::bigint AS ledger_user_id,
            s.id AS seed_id, s.server_seed AS seed_server_seed, s.server_seed_hash AS seed_server_seed_hash,
            s.client_seed AS seed_client_seed, s.nonce AS seed_nonce
     FROM debited d CROSS JOIN entry e LEFT JOIN seed s ON true`.execute(trx);
   const row = rows[0];
   if (row) {
-    const { seed_id, seed_server_seed, seed_server_seed_hash, seed_client_seed, seed_nonce, ...player } = row;
+    const {
+      seed_id,
+      seed_server_seed,
+      seed_server_seed_hash,
+      seed_client_seed,
+      seed_nonce,
+      ledger_user_id: _ledgerUser,
+      ...player
+    } = row;
     const seed =
       seed_id === null
         ? null

@@ -40,17 +40,21 @@ export function levelFor(openings: number): ProfileLevel {
 }
 
 /**
- * The one call the opening transaction makes once it has counted the openings: grants every reward of a
- * rank the player has reached and not been given yet, and answers the player's balance afterwards (a TON
- * reward is in it). The player's row is locked already (the opening locked it first).
+ * The one call the opening transaction makes once it has counted the openings (`openings` after it, of
+ * which `copies` are its own): grants the reward of every rank this opening reached, once, and answers the
+ * player's balance afterwards (a TON reward is in it). The player's row is locked already (the opening
+ * locked it first), so each threshold is crossed by exactly one opening; an opening that reaches no rank
+ * costs no statement.
  */
-export async function grantRankRewards(trx: Trx, userId: bigint, balanceNano: bigint): Promise<bigint> {
-  const player = await trx
-    .selectFrom('users')
-    .select('openings_count')
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  const due = table.filter((r) => r.reward !== null && r.openings <= player.openings_count);
+export async function grantRankRewards(
+  trx: Trx,
+  userId: bigint,
+  balanceNano: bigint,
+  openings: number,
+  copies: number,
+): Promise<bigint> {
+  const before = openings - copies;
+  const due = table.filter((r) => r.reward !== null && r.openings > before && r.openings <= openings);
   if (due.length === 0) return balanceNano;
   const granted = new Set(
     (await trx.selectFrom('rank_rewards').select('level').where('user_id', '=', userId).execute()).map(

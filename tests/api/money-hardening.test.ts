@@ -148,7 +148,8 @@ describe('money hardening: the findings of the hostile-traffic review', { timeou
       expectJsonError(
         await server.call('POST', '/inventory/sell', { token: t, body: { itemId: text, quantity: 1 } }),
         400,
-        'VALIDATION_ERROR',
+        // a NUL is refused at the edge for every route, before validation
+        text.includes('\u0000') ? 'INVALID_TEXT' : 'VALIDATION_ERROR',
       );
       expectJsonError(
         await server.call('POST', '/inventory/withdraw', { token: t, body: { itemId: text, quantity: 1 } }),

@@ -32,8 +32,10 @@ describe('the cost of an opening', () => {
 
     expect(outcome.results).toHaveLength(3);
     expect(cost.transactions).toBe(1);
-    expect(cost.statements).toBe(6);
-    expect(cost.roundTrips).toBe(6);
+    // the six of the transaction, and perhaps already the pushed balance's one read after the commit
+    expect(cost.statements).toBeGreaterThanOrEqual(6);
+    expect(cost.statements).toBeLessThanOrEqual(7);
+    expect(cost.roundTrips).toBe(cost.statements);
     const items = await db
       .selectFrom('inventory')
       .select((eb) => eb.fn.sum<string>('quantity').as('n'))
@@ -60,10 +62,10 @@ describe('the cost of an opening', () => {
     const cost = statsSince(before, database.stats);
     expect(first.status).toBe(200);
     expect(cost.transactions).toBe(1);
-    // begin, lock, claim the key, the 3 of the opening, store the answer, commit; on Postgres the drops'
-    // one NOTIFY follows the answer and may or may not have gone out yet
+    // begin, lock, claim the key, the 3 of the opening, store the answer, commit; after the commit, the
+    // pushed balance's one read and (on Postgres) the drops' one NOTIFY, which may not have run yet
     expect(cost.statements).toBeGreaterThanOrEqual(8);
-    expect(cost.statements).toBeLessThanOrEqual(database.kind === 'postgres' ? 9 : 8);
+    expect(cost.statements).toBeLessThanOrEqual(database.kind === 'postgres' ? 10 : 9);
 
     const beforeReplay = { ...database.stats };
     const replay = await open('cost-1');
