@@ -261,12 +261,15 @@ function CaseOpenScreen({ box }: { box: Case }) {
   const onQuickOpen = useCallback(() => quickOpen(count), [quickOpen, count]);
   // the same copies the same way again, straight from the win screen
   const { again } = opening;
+  const after = results[0]?.openingId;
   const onOpenAgain = useCallback(
     () =>
       again(
-        mode === 'quick' ? () => quickOpen(opening.state.count) : () => open(opening.state.count, pieces),
+        mode === 'quick'
+          ? () => quickOpen(opening.state.count, after)
+          : () => open(opening.state.count, pieces, after),
       ),
-    [again, mode, quickOpen, open, opening.state.count, pieces],
+    [again, mode, quickOpen, open, opening.state.count, pieces, after],
   );
 
   return (

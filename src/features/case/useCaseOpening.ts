@@ -63,10 +63,13 @@ export interface CaseOpening {
    * answers, so the roulette starts from the answer without waiting for the screen to render.
    */
   reels: Atom<readonly RouletteReel[]>;
-  /** Pays for `count` copies and plays the roulette (one request: POST /cases/open-multiple). */
-  open(count: number, pieces: readonly RouletteItem[]): void;
+  /**
+   * Pays for `count` copies and plays the roulette (one request: POST /cases/open-multiple); `after`, the
+   * win an Open again follows, makes it an intent of its own.
+   */
+  open(count: number, pieces: readonly RouletteItem[], after?: string): void;
   /** Pays for `count` copies one POST /cases/open after the other and shows the win screen. */
-  quickOpen(count: number): void;
+  quickOpen(count: number, after?: string): void;
   /** The roulette has landed every reel. */
   spinDone(): void;
   /** 'Keep it': fade out, then idle. */
@@ -157,12 +160,12 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   );
 
   const open = useCallback(
-    (count: number, pieces: readonly RouletteItem[]) => {
+    (count: number, pieces: readonly RouletteItem[], after?: string) => {
       if (busy.current) return;
-      // one tap, one opening: the same intent again after a lost answer reuses its Idempotency-Key
-      const request = runMoneyAction('case', `case:open:${caseId}:${count}`, (key) =>
-        openCaseCopies(caseId, count, key),
-      );
+      // one tap, one opening: the same intent again after a lost answer reuses its Idempotency-Key (an
+      // Open again names the win it follows: a new intent, however soon after the last one)
+      const intent = `case:open:${caseId}:${count}${after ? `:after:${after}` : ''}`;
+      const request = runMoneyAction('case', intent, (key) => openCaseCopies(caseId, count, key));
       if (!request) return;
       busy.current = true;
       spinEnded.current = false;
@@ -195,11 +198,12 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   );
 
   const quickOpen = useCallback(
-    (count: number) => {
+    (count: number, after?: string) => {
       if (busy.current) return;
       const results: OpenResult[] = [];
       // one intent for the copies, one key each (the intent's key and the copy's number)
-      const request = runMoneyAction('case', `case:quick:${caseId}:${count}`, async (key) => {
+      const intent = `case:quick:${caseId}:${count}${after ? `:after:${after}` : ''}`;
+      const request = runMoneyAction('case', intent, async (key) => {
         // one request per copy, each after the previous one answered (spec §7)
         for (let i = 0; i < count; i++) {
           const answer = await openCaseOnce(caseId, `${key}:${i}`);
