@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { errorStatus, newIdempotencyKey, OfflineError } from '../api';
 
 /**
@@ -16,6 +16,19 @@ import { errorStatus, newIdempotencyKey, OfflineError } from '../api';
 
 /** Scopes whose action is under way: one action at a time per scope, across every screen. */
 const busyScopes = new Set<string>();
+/** Components showing whether a scope is busy (useMoneyAction): told when one starts or ends. */
+const scopeListeners = new Set<() => void>();
+
+function setScopeBusy(scope: string, busy: boolean): void {
+  if (busy) busyScopes.add(scope);
+  else busyScopes.delete(scope);
+  for (const listener of scopeListeners) listener();
+}
+
+function subscribeScopes(listener: () => void): () => void {
+  scopeListeners.add(listener);
+  return () => scopeListeners.delete(listener);
+}
 /**
  * A tap this soon after the same intent began is that intent again (a double tap, a shaky finger), even
  * when its action has already finished, ms.
@@ -48,7 +61,7 @@ export function runMoneyAction<T>(
   const previous = lastStart.get(intent);
   if (previous !== undefined && now - previous < DOUBLE_TAP_MS) return null;
   lastStart.set(intent, now);
-  busyScopes.add(scope);
+  setScopeBusy(scope, true);
   const key = unsettledKeys.get(intent) ?? newIdempotencyKey();
   unsettledKeys.set(intent, key);
   const done = (async () => {
@@ -60,7 +73,7 @@ export function runMoneyAction<T>(
       if (!outcomeUnknown(error)) unsettledKeys.delete(intent);
       throw error;
     } finally {
-      busyScopes.delete(scope);
+      setScopeBusy(scope, false);
     }
   })();
   return done;
@@ -73,27 +86,20 @@ export interface MoneyAction {
   run<T>(intent: string, work: (idempotencyKey: string) => Promise<T>): Promise<T> | null;
 }
 
-/** The money actions of one scope (e.g. 'inventory', 'upgrade', 'battle'), for a component. */
+/**
+ * The money actions of one scope (e.g. 'inventory', 'upgrade', 'battle'), for a component. `busy` follows
+ * the scope wherever its action was started: a sale begun on the profile holds the inventory screen's
+ * buttons, and its end releases them there too.
+ */
 export function useMoneyAction(scope: string): MoneyAction {
-  const [busy, setBusy] = useState(() => busyScopes.has(scope));
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
+  const busy = useSyncExternalStore(
+    subscribeScopes,
+    () => busyScopes.has(scope),
+    () => false,
+  );
   const run = useCallback(
-    <T>(intent: string, work: (idempotencyKey: string) => Promise<T>): Promise<T> | null => {
-      const done = runMoneyAction(scope, intent, work);
-      if (!done) return null;
-      setBusy(true);
-      const idle = () => {
-        if (mounted.current) setBusy(false);
-      };
-      done.then(idle, idle);
-      return done;
-    },
+    <T>(intent: string, work: (idempotencyKey: string) => Promise<T>): Promise<T> | null =>
+      runMoneyAction(scope, intent, work),
     [scope],
   );
   return { busy, run };

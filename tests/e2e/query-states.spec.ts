@@ -37,7 +37,7 @@ const SCREENS: Screen[] = [
   {
     name: 'history',
     path: '/fairness',
-    api: (url) => url.pathname === '/api/cases/history',
+    api: (url) => url.pathname === '/api/fairness/history',
     states: 'history',
     ready: (page) => page.getByTestId('history-list').or(page.getByTestId('history-empty')),
     lang: 'ru',
