@@ -119,8 +119,10 @@ describe('the app socket on one instance', () => {
       expect([...versions].sort((a, b) => (a < b ? -1 : 1))).toEqual(versions);
       expect(new Set(versions).size).toBe(versions.length);
       expect(got.at(-1)).toEqual({ balance: '7', version: last.version });
-      // one push per committed transaction: the opening, the sale (two ledger rows, one push), the setup
-      expect(got.length).toBe(4);
+      // at most one push per committed transaction (sign-in, the opening, the sale's two ledger rows in one,
+      // the setup); changes committed within one fan-out batch may reach a socket as their last balance only
+      expect(got.length).toBeGreaterThanOrEqual(2);
+      expect(got.length).toBeLessThanOrEqual(4);
     }
     expect(balances(second)).toEqual(balances(first));
     await sleep(100);
