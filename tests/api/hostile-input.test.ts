@@ -236,7 +236,8 @@ async function send(route: RouteInfo, method: string, h: Hostile) {
     const json = JSON.stringify(h.body) ?? 'null';
     body = {
       json,
-      broken: json.slice(0, Math.max(1, json.length - 1)) + '{"',
+      // never valid JSON (cutting a short body, `""`, could leave the valid string `"{"`)
+      broken: `{"broken":${json}`,
       oversized: JSON.stringify({
         pad: 'x'.repeat(70_000),
         ...((typeof h.body === 'object' && h.body) || {}),
