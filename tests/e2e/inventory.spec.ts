@@ -222,11 +222,13 @@ test('an item that is not a Telegram gift cannot be withdrawn and says to sell i
   await english(page);
   await page.goto('/inventory');
   const api = await apiOf(page);
-  for (let tries = 0; tries < 15; tries++) {
+  // TON Balance drops from the starter case about one time in eleven: 120 openings miss it about once in
+  // 80,000 runs, so the test always runs (it never skips)
+  for (let tries = 0; tries < 40; tries++) {
     if ((await api.inventory()).some((e) => e.id === 'ton_balance')) break;
     await api.openStarter(3);
   }
-  test.skip(!(await api.inventory()).some((e) => e.id === 'ton_balance'), 'no TON Balance won');
+  expect((await api.inventory()).some((e) => e.id === 'ton_balance'), 'TON Balance won').toBe(true);
   await page.reload();
   const item = card(page, 'ton_balance');
   await expect(item.getByTestId('inventory-withdraw')).toBeDisabled();
