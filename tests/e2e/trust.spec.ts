@@ -84,6 +84,8 @@ async function tapsAt(page: Page, target: ReturnType<Page['getByTestId']>, gaps:
 
 /** Moves within the app, as a link does (a new page load would need the launch data again). */
 async function go(page: Page, path: string): Promise<void> {
+  // in-app navigation needs the app's router listening: the tab bar shows once it is
+  await expect(page.getByTestId('tab-cases')).toBeVisible({ timeout: 30_000 });
   await page.evaluate((to) => {
     history.pushState(null, '', to);
     dispatchEvent(new PopStateEvent('popstate'));
@@ -426,6 +428,7 @@ test.describe('no spoilers', () => {
       const opened = await server.call('POST', '/cases/open', { token, body: { caseId: 'starter' } });
       expect(opened.status).toBe(200);
       await go(page, '/case/starter');
+      await expect(page.getByTestId('case-page')).toBeVisible({ timeout: 30_000 });
       await expect(page.getByTestId('drop-card').first()).toBeVisible({ timeout: 30_000 });
       await page.evaluate(() => {
         const w = window as unknown as { feedEmptied: boolean };
