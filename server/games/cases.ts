@@ -63,6 +63,19 @@ function toApiCase(row: CaseRow, entries: readonly CaseEntry[]): Case {
   };
 }
 
+/** A case entry's weight and its item, as every reader of case entries selects them (case_items as ci, items as i). */
+export const ENTRY_COLUMNS = [
+  'ci.weight',
+  'i.id',
+  'i.name',
+  'i.name_ru',
+  'i.price_nano',
+  'i.rarity',
+  'i.image_url',
+  'i.created_at',
+  'i.updated_at',
+] as const;
+
 /** The weighted entries of the given cases, keyed by case id, each list in roll order. */
 export async function loadEntries(db: Db, caseIds: readonly string[]): Promise<Map<string, CaseEntry[]>> {
   const byCase = new Map<string, CaseEntry[]>(caseIds.map((id) => [id, []]));
@@ -70,19 +83,7 @@ export async function loadEntries(db: Db, caseIds: readonly string[]): Promise<M
   const rows = await db
     .selectFrom('case_items as ci')
     .innerJoin('items as i', 'i.id', 'ci.item_id')
-    .select([
-      'ci.id as entry_id',
-      'ci.case_id',
-      'ci.weight',
-      'i.id',
-      'i.name',
-      'i.name_ru',
-      'i.price_nano',
-      'i.rarity',
-      'i.image_url',
-      'i.created_at',
-      'i.updated_at',
-    ])
+    .select(['ci.id as entry_id', 'ci.case_id', ...ENTRY_COLUMNS])
     .where('ci.case_id', 'in', caseIds)
     .orderBy('ci.case_id')
     .orderBy('ci.position')

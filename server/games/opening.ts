@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { lockPlayer } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { DropRow } from '../realtime/feed.ts';
-import { toApiItem, type CaseEntry, type ItemRow } from './cases.ts';
+import { ENTRY_COLUMNS, toApiItem, type CaseEntry, type ItemRow } from './cases.ts';
 import { leaseOf, takeNonces, takeNoncesStatement, type TakenSeed } from './fairness.ts';
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
@@ -139,15 +139,7 @@ async function loadCaseForOpening(trx: Trx, caseId: string) {
       'c.is_active',
       'c.is_locked',
       'ci.id as entry_id',
-      'ci.weight',
-      'i.id',
-      'i.name',
-      'i.name_ru',
-      'i.price_nano',
-      'i.rarity',
-      'i.image_url',
-      'i.created_at',
-      'i.updated_at',
+      ...ENTRY_COLUMNS,
     ])
     .where('c.id', '=', caseId)
     .orderBy('ci.position')
