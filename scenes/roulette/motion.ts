@@ -1,4 +1,6 @@
 import { tweenAt } from '../shared/easing.ts';
+import { sampleKeyframes } from '../shared/keyframes.ts';
+export { KEYFRAME_MAX_MS } from '../shared/keyframes.ts';
 import { resolveConfig } from './config.ts';
 import type { RoulettePlan } from './plan.ts';
 import { landingOffset, stopIndex } from './track.ts';
@@ -84,9 +86,7 @@ export function crossings(reel: ReelMotion, fromMs: number, toMs: number): numbe
   return passed;
 }
 
-/** A composited spin's keyframes: the longest and shortest step, ms, and how far a straight piece may stray, px. */
-export const KEYFRAME_MAX_MS = 250;
-const KEYFRAME_MIN_MS = 1000 / 240;
+/** How far a composited spin's straight keyframe piece may stray from motion(), px. */
 const KEYFRAME_TOLERANCE_PX = 0.25;
 
 /** A spin as a composited strip (see CompositedStrip): the cards it passes and its scroll, keyframed. */
@@ -95,13 +95,6 @@ export interface ReelStrip {
   cards: { index: number; x: number }[];
   /** Scroll at times from the spin's start, ms, from 0 to the end: dense where the curve bends most. */
   keyframes: { t: number; x: number }[];
-}
-
-/** Whether the straight piece from t0 to t1 stays within the tolerance of motion() at its quarter points. */
-function straightEnough(reel: ReelMotion, t0: number, x0: number, t1: number, x1: number): boolean {
-  return [0.25, 0.5, 0.75].every(
-    (f) => Math.abs(x0 + (x1 - x0) * f - motion(reel, t0 + (t1 - t0) * f).x) <= KEYFRAME_TOLERANCE_PX,
-  );
 }
 
 /**
@@ -117,15 +110,8 @@ export function reelStrip(reel: ReelMotion, trackLength: number, widthPx: number
   const last = Math.min(Math.ceil(high / reel.pitch), trackLength - 1);
   for (let index = Math.max(Math.floor(low / reel.pitch), 0); index <= last; index++)
     cards.push({ index, x: index * reel.pitch });
-  const end = Math.max(reel.durationMs, 0);
-  const keyframes = [{ t: 0, x: motion(reel, 0).x }];
-  for (let t = 0; t < end;) {
-    const x0 = keyframes.at(-1)!.x;
-    let step = Math.min(KEYFRAME_MAX_MS, end - t);
-    while (step > KEYFRAME_MIN_MS && !straightEnough(reel, t, x0, t + step, motion(reel, t + step).x))
-      step /= 2;
-    t = end - (t + step) < 1e-6 ? end : t + step;
-    keyframes.push({ t, x: motion(reel, t).x });
-  }
+  const keyframes = sampleKeyframes((t) => motion(reel, t).x, reel.durationMs, {
+    tolerance: KEYFRAME_TOLERANCE_PX,
+  }).map(({ t, value }) => ({ t, x: value }));
   return { cards, keyframes };
 }
