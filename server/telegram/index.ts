@@ -62,6 +62,9 @@ export interface TelegramService {
   stop(): Promise<void>;
 }
 
+/** How long the bot waits before trying to start again when Telegram did not answer, ms. */
+const UPDATES_RETRY_MS = 30_000;
+
 export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): TelegramService {
   const { config } = ctx;
   const mode: TelegramMode = ctx.demo ? 'simulated' : config.telegramBot ? 'bot' : 'off';
@@ -207,26 +210,51 @@ export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): Telegr
     await polling;
     polling = null;
   };
-  const startUpdates = async () => {
-    bot = createBot(config, ctx.botToken, ctx.db, { onGiftHint: giftHint }, log);
-    await bot.init();
+  const startUpdates = async (signal: AbortSignal) => {
+    const next = createBot(config, ctx.botToken, ctx.db, { onGiftHint: giftHint }, log);
+    await next.init(signal);
     if (webhook) {
       // every instance answers the webhook; Telegram's repeats and two instances are told apart by update_id
-      await bot.api.setWebhook(`${appUrl}/api/telegram/webhook`, {
-        secret_token: webhookSecret!,
-        allowed_updates: [...ALLOWED_UPDATES],
-      });
-    } else {
-      jobs.push(leased('bot-updates', startPolling, stopPolling));
+      await next.api.setWebhook(
+        `${appUrl}/api/telegram/webhook`,
+        { secret_token: webhookSecret!, allowed_updates: [...ALLOWED_UPDATES] },
+        signal,
+      );
     }
+    if (signal.aborted) return;
+    bot = next;
+    if (!webhook) jobs.push(leased('bot-updates', startPolling, stopPolling));
     if (webhook) {
-      await bot.api
-        .setChatMenuButton({
-          menu_button: { type: 'web_app', text: START_TEXTS.en.menu, web_app: { url: appUrl } },
-        })
+      await next.api
+        .setChatMenuButton(
+          { menu_button: { type: 'web_app', text: START_TEXTS.en.menu, web_app: { url: appUrl } } },
+          signal,
+        )
         .catch((err: unknown) => log?.warn({ err }, 'the menu button could not be set'));
     }
-    log?.info({ username: bot.botInfo.username, webhook }, 'telegram bot started');
+    log?.info({ username: next.botInfo.username, webhook }, 'telegram bot started');
+  };
+  /**
+   * The bot starts in the background: Telegram may be unreachable at start (or for a while), and the server
+   * serves meanwhile; it tries again every UPDATES_RETRY_MS until it starts or the server stops.
+   */
+  const starting = new AbortController();
+  let startup: Promise<void> = Promise.resolve();
+  const startUpdatesUntilDone = async () => {
+    const { signal } = starting;
+    while (!signal.aborted) {
+      try {
+        await startUpdates(signal);
+        return;
+      } catch (err) {
+        if (signal.aborted) return;
+        log?.error({ err }, `the telegram bot could not start: trying again in ${UPDATES_RETRY_MS / 1000} s`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, UPDATES_RETRY_MS);
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
   };
 
   return {
@@ -287,12 +315,12 @@ export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): Telegr
           ),
         );
       }
-      if (mode === 'bot') {
-        // Telegram may be unreachable at start: the server serves anyway, and the log says so
-        await startUpdates().catch((err: unknown) => log?.error({ err }, 'the telegram bot could not start'));
-      }
+      if (mode === 'bot') startup = startUpdatesUntilDone();
     },
     async stop() {
+      // a start still waiting for Telegram is given up at once (its calls are aborted), then the jobs stop
+      starting.abort();
+      await startup;
       await Promise.all(jobs.map((j) => j.stop()));
     },
   };
