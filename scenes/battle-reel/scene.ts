@@ -34,6 +34,8 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
   let bakeRun = 0;
   /** The spin's strip is on the page's compositor: the pool is hidden until it comes back. */
   let handedOff = false;
+  let warming = false;
+  let destroyed = false;
 
   const pool = new SpritePool();
   const marker = new Graphics();
@@ -83,6 +85,25 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     };
   }
 
+  /**
+   * Bakes the plan's upcoming strips and their images, one after another, while no spin plays (each is
+   * made once per renderer and look: their round's layout then finds them ready). Stops when a spin
+   * starts; the next idle moment goes on where it stopped.
+   */
+  async function warm(): Promise<void> {
+    if (warming) return;
+    warming = true;
+    try {
+      for (const cases of plan.upcoming ?? []) {
+        if ((spin && !spin.settled) || destroyed) return;
+        const baked = await bakeTiles(context.renderer, cases, tileLook(config), context.art);
+        await context.stripImages(baked);
+      }
+    } finally {
+      warming = false;
+    }
+  }
+
   function draw(x: number): void {
     const count = plan.images.length;
     const pitch = config.itemWidth;
@@ -108,6 +129,8 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     if (spin) spin.reel = motionOf(spin.startIndex, spin.winnerIndex);
     if (plan.images.length > 0 && !spin) draw(motionOf(rest, 0).startX);
     context.animate(); // a spin under way redraws its pose; else one frame
+    // a plan with nothing to play (a battle not started yet) leaves the reel idle: time to warm
+    if (plan.winnerIndex === null) void warm();
   }
 
   return {
@@ -150,6 +173,7 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
       if (!state.settled) {
         state.settled = true;
         context.settled({ scene: 'battle-reel', caseIndex: pose.caseIndex });
+        void warm();
       }
       return false;
     },
@@ -183,6 +207,7 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     },
     destroy() {
       bakeRun += 1;
+      destroyed = true;
     },
   };
 }
