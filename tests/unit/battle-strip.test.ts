@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { battleMotion, motion, type BattleCase } from '../../scenes/battle-reel/index.ts';
 import { battleStrip, wrapIndex, type BattleReelMotion } from '../../scenes/battle-reel/motion.ts';
-import { KEYFRAME_MAX_MS } from '../../scenes/shared/keyframes.ts';
+import { KEYFRAME_MAX_MS, KEYFRAME_MIN_MS } from '../../scenes/shared/keyframes.ts';
 import { seededRandom } from '../../scenes/shared/random.ts';
 
 // The battle reel's spin handed to the page's compositor (main-thread scene path): one strip of tiles
@@ -95,7 +95,7 @@ describe('battleStrip (a battle spin handed to the page compositor)', () => {
         worst = Math.max(worst, Math.abs(scrollAt(keyframes, t) - motion(reel, t).x));
       if (worst <= 0.25) continue;
       strayed += 1;
-      expect(b.t - a.t).toBeLessThanOrEqual(1000 / 240 + 1e-9);
+      expect(b.t - a.t).toBeLessThanOrEqual(KEYFRAME_MIN_MS + 1e-9);
     }
     expect(strayed).toBeGreaterThan(0);
   });
