@@ -1,4 +1,5 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
+import { sampleKeyframes } from '../shared/keyframes.ts';
 import { resolveConfig } from './config.ts';
 import type { BattleReelPlan } from './plan.ts';
 
@@ -106,4 +107,45 @@ export function crossings(reel: BattleReelMotion, fromMs: number, toMs: number):
   const passed: number[] = [];
   for (let k = first; k <= last; k++) passed.push(k);
   return passed;
+}
+
+/**
+ * How far a composited spin's straight keyframe piece may stray from motion() at the quarter points the
+ * sampler checks, px: a little under a quarter pixel, so that between them it stays within one too.
+ */
+const KEYFRAME_TOLERANCE_PX = 0.2;
+
+/** A spin as a composited strip (see CompositedStrip): the tiles it shows and its scroll, keyframed. */
+export interface BattleStrip {
+  /** Every slot on screen at some time of the spin: its image (index into the cases) and its tile's left edge in strip coordinates, px. */
+  tiles: { slot: number; image: number; x: number }[];
+  /** Scroll at times from the spin's start, ms, from 0 to the end: dense where the curve bends most. */
+  keyframes: { t: number; x: number }[];
+}
+
+/**
+ * The tiles a reel `widthPx` wide shows from the spin's start to its end (slot k's tile drawn `tileGap / 2`
+ * into its slot and `pitch - tileGap` wide, as the scene draws it; x may be negative at the start) and its
+ * scroll sampled from motion() for a linear-keyframed animation: each step as long as the curve allows,
+ * within a quarter pixel of the curve, the first keyframe at 0 and the last at the spin's end.
+ */
+export function battleStrip(reel: BattleReelMotion, widthPx: number, tileGap: number): BattleStrip {
+  const { pitch } = reel;
+  const inset = tileGap / 2;
+  // the scroll stays between these (the ease never overshoots): a tile shows while it overlaps
+  // [low, high + widthPx)
+  const low = Math.min(reel.startX, reel.finalX);
+  const high = Math.max(reel.startX, reel.finalX) + widthPx;
+  const tiles: BattleStrip['tiles'] = [];
+  // (a pitch tuned down to nothing has no slots to list)
+  if (pitch > 0) {
+    const first = Math.floor((low + inset) / pitch);
+    const last = Math.ceil((high - inset) / pitch) - 1;
+    for (let slot = first; slot <= last; slot++)
+      tiles.push({ slot, image: wrapIndex(slot, reel.count), x: slot * pitch + inset });
+  }
+  const keyframes = sampleKeyframes((t) => motion(reel, t).x, reel.durationMs, {
+    tolerance: KEYFRAME_TOLERANCE_PX,
+  }).map(({ t, value }) => ({ t, x: value }));
+  return { tiles, keyframes };
 }

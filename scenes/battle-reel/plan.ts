@@ -36,4 +36,9 @@ export interface BattleReelScenePlan {
   loops?: number;
   /** The player prefers reduced motion. */
   reducedMotion?: boolean;
+  /**
+   * The strips of the rounds still to come (a battle's later cases): baked, and encoded for a composited
+   * play, while the reel is idle, so their round's spin starts without waiting for either.
+   */
+  upcoming?: readonly (readonly BattleCase[])[];
 }

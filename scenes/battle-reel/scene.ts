@@ -1,9 +1,9 @@
 import { Graphics, type Texture } from 'pixi.js';
-import type { Scene, SceneContext } from '../runtime/contract.ts';
+import type { CompositedStrip, Scene, SceneContext } from '../runtime/contract.ts';
 import { crossingTimes } from '../shared/ticks.ts';
 import { drawReelMarker, SpritePool } from '../shared/reel.ts';
 import { resolveConfig, type BattleReelConfig } from './config.ts';
-import { battleMotion, crossings, motion, wrapIndex, type BattleReelMotion } from './motion.ts';
+import { battleMotion, battleStrip, crossings, motion, wrapIndex, type BattleReelMotion } from './motion.ts';
 import type { BattleReelScenePlan } from './plan.ts';
 import { bakeTiles, tileLook } from './tiles.ts';
 
@@ -18,17 +18,24 @@ interface Spin {
 
 /**
  * The battle screen's case reel, virtualized like the roulette: a pool of sprites just wide enough to
- * cover the reel, recycled as the strip scrolls. frame() copies motion() onto the pool.
+ * cover the reel, recycled as the strip scrolls. frame() copies motion() onto the pool. Where the runtime
+ * has a compositor (the main thread), a spin is handed to it as one strip of the tiles it passes.
  */
 export function battleReelScene(context: SceneContext): Scene<BattleReelScenePlan, BattleReelConfig> {
   let overrides: Partial<BattleReelConfig> = {};
   let config = resolveConfig();
   let plan: BattleReelScenePlan = { images: [], winnerIndex: null };
   let textures: Texture[] = [];
+  /** The tiles as images for a composited spin (empty unless the runtime composites). */
+  let images: (Blob | null)[] = [];
   let spin: Spin | null = null;
   // case under the marker as last drawn: where the next spin starts
   let rest = 0;
   let bakeRun = 0;
+  /** The spin's strip is on the page's compositor: the pool is hidden until it comes back. */
+  let handedOff = false;
+  let warming = false;
+  let destroyed = false;
 
   const pool = new SpritePool();
   const marker = new Graphics();
@@ -44,6 +51,57 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
       config: overrides,
       reducedMotion: plan.reducedMotion,
     });
+  }
+
+  /**
+   * The case under the marker now: where a spin under way is (a handed-off one draws no frame to note it
+   * in `rest`), else where the last one stopped.
+   */
+  function restNow(): number {
+    return spin ? motion(spin.reel, context.clock.now() - spin.startAt).caseIndex : rest;
+  }
+
+  function showPool(visible: boolean): void {
+    pool.container.visible = visible;
+    context.invalidate();
+  }
+
+  /** The spin as a composited strip: the tiles it passes, drawn where draw() puts them, and its scroll. */
+  function strip(state: Spin): CompositedStrip {
+    const { width, height } = context.size;
+    const look = tileLook(config);
+    const { tiles, keyframes } = battleStrip(state.reel, width, config.tileGap);
+    return {
+      x: 0,
+      y: 0,
+      width,
+      height,
+      images,
+      cardWidth: look.width,
+      cardHeight: look.height,
+      cardY: pool.container.y,
+      cards: tiles.map(({ image, x }) => ({ image, x })),
+      keyframes: keyframes.map(({ t, x }) => ({ t: state.startAt + t, x })),
+    };
+  }
+
+  /**
+   * Bakes the plan's upcoming strips and their images, one after another, while no spin plays (each is
+   * made once per renderer and look: their round's layout then finds them ready). Stops when a spin
+   * starts; the next idle moment goes on where it stopped.
+   */
+  async function warm(): Promise<void> {
+    if (warming) return;
+    warming = true;
+    try {
+      for (const cases of plan.upcoming ?? []) {
+        if ((spin && !spin.settled) || destroyed) return;
+        const baked = await bakeTiles(context.renderer, cases, tileLook(config), context.art);
+        await context.stripImages(baked);
+      }
+    } finally {
+      warming = false;
+    }
   }
 
   function draw(x: number): void {
@@ -63,22 +121,30 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     pool.container.y = Math.round((height - look.height) / 2);
     drawReelMarker(marker, width / 2, config.markerWidth, height, config.markerColor);
     const baked = await bakeTiles(context.renderer, plan.images, look, context.art);
+    // encoded (and handed to the page to decode) as they bake, ahead of any play that shows them
+    const encoded = await context.stripImages(baked);
     if (run !== bakeRun) return;
     textures = baked;
+    images = encoded;
     if (spin) spin.reel = motionOf(spin.startIndex, spin.winnerIndex);
     if (plan.images.length > 0 && !spin) draw(motionOf(rest, 0).startX);
     context.animate(); // a spin under way redraws its pose; else one frame
+    // a plan with nothing to play (a battle not started yet) leaves the reel idle: time to warm
+    if (plan.winnerIndex === null) void warm();
   }
 
   return {
     async prepare(next) {
+      rest = restNow();
       plan = next;
       spin = null;
+      handedOff = false;
+      pool.container.visible = true;
       await layout();
     },
     play(now) {
       if (plan.winnerIndex === null || plan.images.length === 0) return;
-      const startIndex = wrapIndex(rest, plan.images.length);
+      const startIndex = wrapIndex(restNow(), plan.images.length);
       const startAt = now + config.startLeadMs;
       spin = {
         startAt,
@@ -95,7 +161,8 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
       const state = spin;
       const t = now - state.startAt;
       const pose = motion(state.reel, t);
-      draw(pose.x);
+      // while the compositor scrolls the strip, the canvas keeps only the marker
+      if (!handedOff) draw(pose.x);
       rest = pose.caseIndex;
       if (!state.settled) {
         for (const slot of crossings(state.reel, state.tickedTo, t))
@@ -106,6 +173,7 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
       if (!state.settled) {
         state.settled = true;
         context.settled({ scene: 'battle-reel', caseIndex: pose.caseIndex });
+        void warm();
       }
       return false;
     },
@@ -113,6 +181,21 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
       if (!spin) return [];
       const { reel, startAt } = spin;
       return crossingTimes(reel.durationMs, (a, b) => crossings(reel, a, b)).map((t) => startAt + t);
+    },
+    composite(on) {
+      if (!on) {
+        if (handedOff) {
+          handedOff = false;
+          showPool(true);
+        }
+        return [];
+      }
+      const ready = textures.length > 0 && images.length === textures.length;
+      // (a spin that starts where it ends has nothing to scroll: frames settle it at once)
+      if (!spin || spin.settled || !ready || spin.reel.finalX === spin.reel.startX) return [];
+      handedOff = true;
+      showPool(false);
+      return [strip(spin)];
     },
     resize() {
       void layout();
@@ -124,6 +207,7 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     },
     destroy() {
       bakeRun += 1;
+      destroyed = true;
     },
   };
 }

@@ -228,9 +228,11 @@ function SeatColumn(props: {
   const reducedMotion = usePrefersReducedMotion();
   const round = battle.revealedRounds;
   const box = battle.cases[Math.max(0, round - 1)];
-  const images: BattleCase[] = useMemo(
-    () => (box?.items ?? []).map((i) => ({ id: i.id, name: i.name, imageUrl: i.imageUrl })),
-    [box],
+  const images: BattleCase[] = useMemo(() => reelCases(box), [box]);
+  // the later rounds' cases: the reel bakes them while it waits, so each round's spin starts at once
+  const upcoming = useMemo(
+    () => battle.cases.slice(Math.max(round, 1)).map(reelCases),
+    [battle.cases, round],
   );
   const landed = round > 0 ? landedIndex(battle, round, seat.seat) : null;
   const [settledRound, setSettledRound] = useState(0);
@@ -242,8 +244,8 @@ function SeatColumn(props: {
   }, [noReel, settledRound, round, onLanded]);
   // the plan changes only at phase edges: a new round's case or landing item
   const plan = useMemo<BattleReelScenePlan>(
-    () => ({ images, winnerIndex: landed, reducedMotion: quick || reducedMotion }),
-    [images, landed, quick, reducedMotion],
+    () => ({ images, winnerIndex: landed, reducedMotion: quick || reducedMotion, upcoming }),
+    [images, landed, quick, reducedMotion, upcoming],
   );
   const cue = useSceneCue(plan, landed === null ? null : `${battle.id}:${round}`);
   // the round the reel is playing now, read when it settles (the events' handlers may be the first render's)
@@ -320,6 +322,11 @@ function SeatColumn(props: {
       </ul>
     </div>
   );
+}
+
+/** A case's items as the reel's tiles. */
+function reelCases(box: Battle['cases'][number] | undefined): BattleCase[] {
+  return (box?.items ?? []).map((i) => ({ id: i.id, name: i.name, imageUrl: i.imageUrl }));
 }
 
 /**

@@ -1,0 +1,166 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { Battle } from '../../contract/battles.ts';
+import { setBalance } from '../api/harness.ts';
+import { landedIndex } from '../../src/features/battle/model.ts';
+import { openAs, startAppServer, tokenOf, type TestServer } from './players.ts';
+
+// The battle room on the main-thread scene path (`?scenes=main`, for browsers whose workers cannot draw):
+// each seat's reel hands its spin to the page's compositor (a strip of tile images under the canvas,
+// scrolled by a Web Animation), so the runtime draws no frame while the reels spin, and each reel still
+// lands on the server's roll for its seat. A resize mid-spin takes the strips back and the runtime draws
+// the rest of the spin. The frame counter and the landed cases come from the runtime (window.__scenes).
+
+const PLAYER = { id: 7_600_001, first_name: 'Reeler', username: 'reeler_e2e' };
+const START_NANO = 200_000_000_000n;
+
+interface Stats {
+  frames: number;
+  surfaces: number;
+}
+interface Landed {
+  scene: string;
+  caseIndex?: number;
+}
+
+let server: TestServer;
+
+test.beforeAll(async () => {
+  // a fresh database is migrated and seeded first: slow on a busy machine
+  test.setTimeout(180_000);
+  // a round every 6 s: each 3 s spin ends (with its bake, on a busy machine) before the next round is revealed
+  server = await startAppServer({ BATTLE_ROUND_MS: '6000' });
+  await server.login(PLAYER);
+  await setBalance(server, PLAYER.id, START_NANO);
+});
+
+test.afterAll(async () => {
+  await server?.close();
+});
+
+const stats = (page: Page) => page.evaluate(() => window.__scenes!.stats() as Promise<Stats>);
+const settledCount = (page: Page) => page.evaluate(() => window.__scenes!.settled.length);
+const battleReelsLanded = (page: Page, from: number) =>
+  page.evaluate(
+    (start) =>
+      (window.__scenes!.settled as Landed[])
+        .slice(start)
+        .filter((landed) => landed.scene === 'battle-reel')
+        .map((landed) => landed.caseIndex ?? -1),
+    from,
+  );
+
+/** Frames the runtime draws over `ms` of page time. */
+async function framesOver(page: Page, ms: number): Promise<number> {
+  const before = await stats(page);
+  await page.waitForTimeout(ms);
+  return (await stats(page)).frames - before.frames;
+}
+
+/** A 1v1v1 battle of the given cases, its room open on the main-thread path with every seat's reel ready. */
+async function openBattle(page: Page, caseIds: string[]): Promise<string> {
+  const created = await server.call<{ battle: Battle }>('POST', '/battles', {
+    token: await tokenOf(page),
+    body: { format: '1v1v1', mode: 'normal', caseIds },
+  });
+  expect(created.status).toBe(200);
+  const id = created.body.battle.id;
+  await page.goto(`${server.baseUrl}/battle/${id}?scenes=main`);
+  expect(await page.evaluate(() => window.__scenes?.mode)).toBe('main');
+  // one reel a seat, each prepared (tiles baked, its rest pose drawn), then nothing drawn at idle
+  await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(3);
+  await expect(page.locator('.battle__reel canvas')).toHaveCount(3);
+  await expect.poll(() => framesOver(page, 1_000), { timeout: 30_000 }).toBe(0);
+  return id;
+}
+
+/** The server's landing case (index into the round's case) for every seat, in seat order. */
+async function serverLandings(page: Page, id: string, round: number): Promise<number[]> {
+  const { battle } = (
+    await server.call<{ battle: Battle }>('GET', `/battles/${id}`, { token: await tokenOf(page) })
+  ).body;
+  return battle.seats.map((seat) => landedIndex(battle, round, seat.seat) ?? -1);
+}
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+
+/** Every seat's drops: how many the room shows. */
+const dropsShown = (page: Page) =>
+  Promise.all([0, 1, 2].map((seat) => page.getByTestId(`battle-drops-${seat}`).locator('li').count()));
+
+test('each seat hands its spin to the compositor: no runtime frame while the reels spin, each lands on the server roll', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const page = await openAs(context, server, PLAYER, '/battle');
+    const id = await openBattle(page, ['starter', 'flowers']);
+    const room = page.getByTestId('battle-room');
+    const strips = page.locator('.scene-strip');
+    await expect(strips).toHaveCount(0);
+    await page.getByTestId('battle-bots').click();
+
+    for (const round of [1, 2]) {
+      const before = await settledCount(page);
+      await expect(room).toHaveAttribute('data-round', String(round), { timeout: 30_000 });
+      // every seat's reel is on the compositor, one strip each, scrolling...
+      await expect(strips).toHaveCount(3, { timeout: 10_000 });
+      await expect(page.locator('.battle__reel .scene-strip')).toHaveCount(3);
+      // ...and the round's drops stay hidden while they spin (no spoiler before every reel has landed)
+      expect(await dropsShown(page)).toEqual([round - 1, round - 1, round - 1]);
+      await page.waitForTimeout(100); // the one frame that redraws the canvases without the tiles
+      const drawn = await framesOver(page, 1_000);
+      test
+        .info()
+        .annotations.push({ type: 'spin', description: `round ${round}: ${drawn} runtime frames in 1 s` });
+      expect(drawn).toBe(0);
+      expect(await dropsShown(page)).toEqual([round - 1, round - 1, round - 1]);
+
+      // the reels land on the server's roll for each seat, take the tiles back, and then the drops show
+      for (const seat of [0, 1, 2])
+        await expect(page.getByTestId(`battle-seat-${seat}`)).toHaveAttribute('data-landed', String(round), {
+          timeout: 30_000,
+        });
+      expect(sorted(await battleReelsLanded(page, before))).toEqual(
+        sorted(await serverLandings(page, id, round)),
+      );
+      await expect(strips).toHaveCount(0);
+      await expect.poll(() => dropsShown(page)).toEqual([round, round, round]);
+      await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+    }
+    await expect(room).toHaveAttribute('data-status', 'finished', { timeout: 30_000 });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a resize mid-spin takes the strips back, and every reel still lands on the server roll', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const page = await openAs(context, server, PLAYER, '/battle');
+    const id = await openBattle(page, ['starter']);
+    const strips = page.locator('.scene-strip');
+    const before = await settledCount(page);
+    await page.getByTestId('battle-bots').click();
+    await expect(strips).toHaveCount(3, { timeout: 30_000 });
+
+    // mid-spin, the webview grows (Telegram expanding the app): the reels widen, the runtime draws the rest
+    await page.waitForTimeout(800);
+    await page.setViewportSize({ width: 430, height: 900 });
+    await expect(strips).toHaveCount(0);
+    expect(await framesOver(page, 500)).toBeGreaterThan(0);
+
+    for (const seat of [0, 1, 2])
+      await expect(page.getByTestId(`battle-seat-${seat}`)).toHaveAttribute('data-landed', '1', {
+        timeout: 30_000,
+      });
+    expect(sorted(await battleReelsLanded(page, before))).toEqual(sorted(await serverLandings(page, id, 1)));
+    await expect.poll(() => dropsShown(page)).toEqual([1, 1, 1]);
+    await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+  } finally {
+    await context.close();
+  }
+});
