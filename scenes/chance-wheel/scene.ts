@@ -124,18 +124,13 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     const key = currentFace();
     if (faces.has(key) || baking?.key === key) return;
     baking?.cancel();
-    const job = {
-      key,
-      cancel: whenIdle(() => {
-        // a moving wheel is drawn frame by frame: bake once it has stopped
-        if (roll && !roll.stopped) {
-          job.cancel = whenIdle(run);
-          return;
-        }
-        run();
-      }),
+    const job = { key, cancel: () => {} };
+    const attempt = () => {
+      // a moving wheel is drawn frame by frame: bake once it has stopped
+      if (roll && !roll.stopped) job.cancel = whenIdle(attempt);
+      else void bake(job);
     };
-    const run = () => void bake(job);
+    job.cancel = whenIdle(attempt);
     baking = job;
   }
 
