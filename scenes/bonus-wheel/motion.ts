@@ -1,5 +1,11 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
-import { borderCrossings, mod1, wheelRotation, type SpinDirection } from '../shared/wheel.ts';
+import {
+  borderCrossings,
+  mod1,
+  turnKeyframes,
+  wheelRotation,
+  type SpinDirection,
+} from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
 import type { BonusSpin, BonusWheelPlan } from './plan.ts';
 
@@ -130,4 +136,12 @@ export function motion(wheel: BonusWheelMotion, tMs: number): BonusWheelPose {
 export function crossings(wheel: BonusWheelMotion, fromMs: number, toMs: number): number[] {
   if (!(toMs > fromMs)) return [];
   return borderCrossings(wheel.segments, motion(wheel, fromMs).turns, motion(wheel, toMs).turns);
+}
+
+/**
+ * The spin as a composited disc's keyframes (see CompositedDisc): the face's angle in degrees from the
+ * spin's start to its end, cumulative, within a quarter degree of motion() between keyframes.
+ */
+export function discKeyframes(wheel: BonusWheelMotion): { t: number; angle: number }[] {
+  return turnKeyframes((t) => motion(wheel, t).turns, wheel.durationMs, wheel.direction);
 }

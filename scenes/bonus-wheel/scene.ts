@@ -7,6 +7,7 @@ import { bakeWheelFace } from './face.ts';
 import {
   bonusMotion,
   crossings,
+  discKeyframes,
   motion,
   segmentCentre,
   segmentCount,
@@ -24,7 +25,9 @@ interface Spin {
 
 /**
  * The bonus wheel: a baked face sprite turning under a fixed pointer at the top. frame() copies motion()
- * onto the sprite's rotation; `settled` names the segment it stopped on.
+ * onto the sprite's rotation; `settled` names the segment it stopped on. Where the runtime has a page
+ * compositor, the face is also encoded as it bakes, and a spin hands its turn to the compositor: the
+ * canvas keeps the hub and the pointer above it and draws nothing until the wheel stops.
  */
 export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePlan, BonusWheelConfig> {
   let overrides: Partial<BonusWheelConfig> = {};
@@ -34,6 +37,12 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
   // wheel fraction under the pointer as last drawn: where the next spin starts (first: segment 0's centre)
   let rest: number | null = null;
   let bakeRun = 0;
+  /** The face's encoded image for the compositor, once ready, and the texture it shows. */
+  let faceImage: { texture: Texture; image: Blob } | null = null;
+  /** The spin's face is on the page's compositor: the sprite is hidden until it comes back. */
+  let handedOff = false;
+  /** The face's box on the surface, CSS px: its centre and radius as laid out. */
+  let box = { centre: 0, radius: 0 };
 
   const face = new Sprite(Texture.EMPTY);
   face.anchor.set(0.5);
@@ -47,6 +56,7 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
     const size = Math.min(context.size.width, context.size.height);
     const centre = size / 2;
     const radius = centre * (1 - config.padding);
+    box = { centre, radius };
     const pointer = radius * config.pointerSize;
     const tip = centre - radius + pointer * 0.55;
     front
@@ -68,6 +78,20 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
     face.width = radius * 2;
     face.height = radius * 2;
     context.invalidate();
+    encode(texture);
+  }
+
+  /** Encodes the face for composited spins, without holding the layout (or a spin's start) back. */
+  function encode(texture: Texture): void {
+    if (!context.composites || texture === Texture.EMPTY || faceImage?.texture === texture) return;
+    void context.stripImages([texture]).then(([image]) => {
+      if (image && face.texture === texture) faceImage = { texture, image };
+    });
+  }
+
+  function showFace(visible: boolean): void {
+    face.visible = visible;
+    context.invalidate();
   }
 
   function motionOf(state: Pick<Spin, 'startFraction'>) {
@@ -83,6 +107,8 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
     async prepare(next) {
       plan = next;
       spin = null;
+      handedOff = false;
+      showFace(true);
       await layout();
     },
     play(now) {
@@ -113,6 +139,33 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
       if (!spin) return [];
       const { wheel, startAt } = spin;
       return crossingTimes(wheel.durationMs, (a, b) => crossings(wheel, a, b)).map((t) => startAt + t);
+    },
+    composite(on) {
+      if (!on) {
+        if (handedOff) {
+          handedOff = false;
+          showFace(true);
+        }
+        return [];
+      }
+      const image = faceImage?.texture === face.texture ? faceImage.image : null;
+      if (!spin || spin.settled || !image) return [];
+      const { startAt, wheel } = spin;
+      handedOff = true;
+      showFace(false);
+      // the sprite's box: the face's texture stretched to the wheel's diameter about its centre
+      const { centre, radius } = box;
+      return [
+        {
+          kind: 'disc',
+          x: centre - radius,
+          y: centre - radius,
+          width: radius * 2,
+          height: radius * 2,
+          image,
+          keyframes: discKeyframes(wheel).map(({ t, angle }) => ({ t: startAt + t, angle })),
+        },
+      ];
     },
     resize() {
       void layout();

@@ -1,5 +1,11 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
-import { borderCrossings, mod1, wheelRotation, type SpinDirection } from '../shared/wheel.ts';
+import {
+  borderCrossings,
+  mod1,
+  turnKeyframes,
+  wheelRotation,
+  type SpinDirection,
+} from '../shared/wheel.ts';
 import { clampChance, isInsideArc } from './chance.ts';
 import { resolveConfig } from './config.ts';
 import type { ChanceWheelPlan } from './plan.ts';
@@ -108,4 +114,12 @@ export function landingFraction(wheel: ChanceWheelMotion, tMs: number): number {
 export function crossings(wheel: ChanceWheelMotion, fromMs: number, toMs: number): number[] {
   if (!(toMs > fromMs)) return [];
   return borderCrossings(wheel.tickCount, motion(wheel, fromMs).turns, motion(wheel, toMs).turns);
+}
+
+/**
+ * The roll as a composited disc's keyframes (see CompositedDisc): the ring's angle in degrees from the
+ * roll's start to its stop, cumulative, within a quarter degree of motion() between keyframes.
+ */
+export function discKeyframes(wheel: ChanceWheelMotion): { t: number; angle: number }[] {
+  return turnKeyframes((t) => motion(wheel, t).turns, wheel.durationMs, wheel.direction);
 }

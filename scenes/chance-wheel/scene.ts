@@ -1,11 +1,39 @@
 import { Container, Graphics, Text } from 'pixi.js';
-import type { Scene, SceneContext } from '../runtime/contract.ts';
+import type { CompositedDisc, Scene, SceneContext } from '../runtime/contract.ts';
 import { crossingTimes } from '../shared/ticks.ts';
-import { localAngle, wheelRotation } from '../shared/wheel.ts';
-import { clampChance, formatChance, isInsideArc } from './chance.ts';
+import { wheelRotation } from '../shared/wheel.ts';
+import { formatChance, isInsideArc } from './chance.ts';
 import { resolveConfig, type ChanceWheelConfig } from './config.ts';
-import { chanceMotion, crossings, motion, type ChanceWheelMotion } from './motion.ts';
+import { bakeRingFace, drawDisc, drawRing, faceKey, ringGeometry } from './face.ts';
+import {
+  chanceMotion,
+  crossings,
+  discKeyframes,
+  motion,
+  type ChanceWheelMotion,
+} from './motion.ts';
 import type { ChanceWheelOutcome, ChanceWheelScenePlan } from './plan.ts';
+
+/** Baked faces kept for the compositor: the player goes back and forth between a few selections. */
+const FACES_KEPT = 8;
+/** Longest wait for an idle moment before a face is baked anyway, ms. */
+const BAKE_IDLE_TIMEOUT_MS = 1000;
+
+/** The page's idle callbacks, where the thread has them (the main thread's window). */
+const idle = globalThis as {
+  requestIdleCallback?: (run: () => void, options: { timeout: number }) => number;
+  cancelIdleCallback?: (id: number) => void;
+};
+
+/** Runs `run` when the thread is idle (soon, where it cannot tell); returns its cancel. */
+function whenIdle(run: () => void): () => void {
+  if (idle.requestIdleCallback && idle.cancelIdleCallback) {
+    const id = idle.requestIdleCallback(run, { timeout: BAKE_IDLE_TIMEOUT_MS });
+    return () => idle.cancelIdleCallback?.(id);
+  }
+  const id = setTimeout(run, 0);
+  return () => clearTimeout(id);
+}
 
 interface Roll {
   startAt: number;
@@ -18,7 +46,10 @@ interface Roll {
 /**
  * The upgrade game's chance wheel: a ring turning under a fixed pointer at the top, with the success arc
  * laid out from the wheel's top. frame() copies motion() onto the ring's rotation; the colours change when
- * the wheel stops, and `settled` follows resultDelayMs later.
+ * the wheel stops, and `settled` follows resultDelayMs later. Where the runtime has a page compositor, the
+ * ring (with the disc inside it) is baked ahead, once per face, when the thread is idle, and a roll hands
+ * its turn to the compositor: the canvas keeps the pointer and the label above it and draws nothing until
+ * the wheel stops.
  */
 export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelScenePlan, ChanceWheelConfig> {
   let overrides: Partial<ChanceWheelConfig> = {};
@@ -28,13 +59,24 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   // wheel fraction under the pointer as last drawn: where the next roll starts
   let rest = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The roll's ring is on the page's compositor: the disc and the ring are hidden until it comes back. */
+  let handedOff = false;
+  /** Encoded faces by faceKey(), newest last (null: it could not be read); the one baking and its cancel. */
+  const faces = new Map<string, Blob | null>();
+  let baking: { key: string; cancel: () => void } | null = null;
+  let destroyed = false;
 
-  const backdrop = new Graphics();
+  // bottom to top: the disc and the ring turn (and are handed off), the pointer and the label stay above
+  const disc = new Graphics();
   const ring = new Container();
   const ringGraphics = new Graphics();
   ring.addChild(ringGraphics);
+  const pointer = new Graphics();
   const label = new Text({ text: '', anchor: 0.5 });
-  context.stage.addChild(backdrop, ring, label);
+  context.stage.addChild(disc, ring, pointer, label);
+
+  const wheelSize = () => Math.min(context.size.width, context.size.height);
+  const currentFace = () => faceKey(plan.chance, wheelSize(), context.renderer.resolution, config);
 
   function verdict(): ChanceWheelOutcome | null {
     if (plan.rolled === null) return plan.outcome ?? null;
@@ -43,44 +85,23 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   }
 
   function redraw(): void {
-    const size = Math.min(context.size.width, context.size.height);
-    const radius = size / 2;
-    const outer = radius * (1 - config.padding);
-    const width = radius * config.ringWidth;
-    const middle = outer - width / 2;
+    const geometry = ringGeometry(wheelSize(), config);
+    const { radius, outer, width } = geometry;
     const shown = verdict();
     const arcColor =
       shown === 'success' ? config.successColor : shown === 'fail' ? config.failColor : config.neutralColor;
 
-    const pointer = radius * config.pointerSize;
-    const tip = radius - outer + width * 0.6;
-    backdrop
-      .clear()
-      .circle(radius, radius, outer - width)
-      .fill(config.discColor)
-      .poly([radius, tip, radius - pointer * 0.55, tip - pointer, radius + pointer * 0.55, tip - pointer])
-      .fill(config.pointerColor);
-
+    drawDisc(disc, geometry, config).position.set(radius, radius);
     ring.position.set(radius, radius);
-    const arc = clampChance(plan.chance);
-    const g = ringGraphics.clear().circle(0, 0, middle).stroke({ width, color: config.trackColor });
-    if (arc >= 1) {
-      g.circle(0, 0, middle).stroke({ width, color: arcColor });
-    } else if (arc > 0) {
-      const from = localAngle(0, config.direction);
-      const to = localAngle(arc, config.direction);
-      g.moveTo(Math.cos(from) * middle, Math.sin(from) * middle) // else the path joins the arc from the centre
-        .arc(0, 0, middle, from, to, to < from)
-        .stroke({ width, color: arcColor, cap: 'butt' });
-    }
-    for (let k = 0; k < config.tickCount; k++) {
-      const angle = localAngle(k / config.tickCount, config.direction);
-      const cos = Math.cos(angle);
-      const sin = Math.sin(angle);
-      g.moveTo(cos * (outer - width), sin * (outer - width)).lineTo(cos * outer, sin * outer);
-    }
-    if (config.tickCount > 0) g.stroke({ width: Math.max(1, width * 0.08), color: config.tickColor });
+    drawRing(ringGraphics, geometry, plan.chance, arcColor, config);
     ring.rotation = wheelRotation(rest, config.direction);
+
+    const length = radius * config.pointerSize;
+    const tip = radius - outer + width * 0.6;
+    pointer
+      .clear()
+      .poly([radius, tip, radius - length * 0.55, tip - length, radius + length * 0.55, tip - length])
+      .fill(config.pointerColor);
 
     label.text = plan.label ?? formatChance(plan.chance);
     label.style = {
@@ -91,6 +112,65 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     };
     label.position.set(radius, radius);
     context.invalidate();
+    bakeWhenIdle();
+  }
+
+  /**
+   * Gets the current face's image ready for a composited roll: baked and encoded when the thread is idle
+   * (a selection change stays cheap, and a roll's start never waits for it), once per face.
+   */
+  function bakeWhenIdle(): void {
+    if (!context.composites || wheelSize() <= 0) return;
+    const key = currentFace();
+    if (faces.has(key) || baking?.key === key) return;
+    baking?.cancel();
+    const job = { key, cancel: () => {} };
+    const attempt = () => {
+      // a moving wheel is drawn frame by frame: bake once it has stopped
+      if (roll && !roll.stopped) job.cancel = whenIdle(attempt);
+      else void bake(job);
+    };
+    job.cancel = whenIdle(attempt);
+    baking = job;
+  }
+
+  async function bake(job: { key: string }): Promise<void> {
+    if (baking !== job || destroyed) return;
+    if (job.key !== currentFace()) {
+      baking = null;
+      bakeWhenIdle();
+      return;
+    }
+    const texture = bakeRingFace(context.renderer, ringGeometry(wheelSize(), config), plan.chance, config);
+    const [image] = await context.stripImages([texture]);
+    texture.destroy(true); // the encoded image is what the compositor shows
+    if (baking === job) baking = null;
+    if (destroyed) return;
+    faces.delete(job.key);
+    faces.set(job.key, image ?? null);
+    while (faces.size > FACES_KEPT) faces.delete(faces.keys().next().value!);
+  }
+
+  function showRing(visible: boolean): void {
+    disc.visible = visible;
+    ring.visible = visible;
+    context.invalidate();
+  }
+
+  /** The current roll's ring as a composited disc, or null when its face is not ready. */
+  function discOf(state: Roll): CompositedDisc | null {
+    const image = faces.get(currentFace());
+    if (!image) return null;
+    const size = wheelSize();
+    return {
+      kind: 'disc',
+      x: 0,
+      y: 0,
+      width: size,
+      height: size,
+      image,
+      keyframes: discKeyframes(state.wheel).map(({ t, angle }) => ({ t: state.startAt + t, angle })),
+    };
   }
 
   function result(state: Roll): void {
@@ -113,13 +193,17 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   return {
     async prepare(next) {
       clearTimeout(timer);
+      timer = undefined;
       plan = next;
       roll = null;
+      handedOff = false;
+      showRing(true);
       redraw();
     },
     play(now) {
       if (plan.rolled === null) return;
       clearTimeout(timer);
+      timer = undefined;
       const wheel = chanceMotion({
         chance: plan.chance,
         rolled: plan.rolled,
@@ -167,6 +251,21 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
       const { wheel, startAt } = roll;
       return crossingTimes(wheel.durationMs, (a, b) => crossings(wheel, a, b)).map((t) => startAt + t);
     },
+    composite(on) {
+      if (!on) {
+        if (handedOff) {
+          handedOff = false;
+          showRing(true);
+        }
+        return [];
+      }
+      if (!roll || roll.stopped) return [];
+      const shown = discOf(roll);
+      if (!shown) return [];
+      handedOff = true;
+      showRing(false);
+      return [shown];
+    },
     resize() {
       redraw();
     },
@@ -177,7 +276,10 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
       redraw();
     },
     destroy() {
+      destroyed = true;
       clearTimeout(timer);
+      baking?.cancel();
+      baking = null;
     },
   };
 }

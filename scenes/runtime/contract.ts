@@ -39,6 +39,11 @@ export interface SceneContext {
    * page ahead of any play. Empty where the runtime has no compositor (the worker).
    */
   stripImages(textures: readonly Texture[]): Promise<(Blob | null)[]>;
+  /**
+   * The runtime hands plays to a page compositor (the main-thread path): a scene bakes images for
+   * composite() only then (stripImages answers [] elsewhere).
+   */
+  readonly composites: boolean;
 }
 
 /**
@@ -62,6 +67,30 @@ export interface CompositedStrip {
   /** The scroll over time: clock times ascending, linear in between, held before the first and after the last. */
   keyframes: readonly { t: number; x: number }[];
 }
+
+/**
+ * A round face that only turns during a play (a wheel): where the main thread draws the scenes, the page's
+ * compositor shows its baked image under the canvas and rotates it about its centre from keyframes, so no
+ * script runs per frame while it spins. Coordinates are the surface's CSS px.
+ */
+export interface CompositedDisc {
+  kind: 'disc';
+  /** The face's box on the surface; it turns about the box's centre. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The baked face (see stripImages), drawn to fill the box at angle 0; null shows nothing. */
+  image: Blob | null;
+  /**
+   * The turn over time: clock times ascending, linear in between, held before the first and after the
+   * last. Angle in degrees, clockwise positive (as CSS and Pixi rotate), cumulative (not wrapped).
+   */
+  keyframes: readonly { t: number; angle: number }[];
+}
+
+/** What a play hands to the page's compositor: scrolled strips or turned discs. */
+export type CompositedLayer = CompositedStrip | CompositedDisc;
 
 /** Where a spin landed, as the scene reports it. */
 export type SettledResult =
@@ -93,11 +122,12 @@ export interface Scene<Plan = unknown, Config = unknown> {
    */
   ticks(): number[];
   /**
-   * Optional, for scenes whose play is only a scroll of baked cards: `true` hands the current play's strips
-   * to the page's compositor (the scene stops drawing them; the runtime draws no frame until the play's
-   * last keyframe) and returns them, or returns none to keep drawing; `false` takes them back.
+   * Optional, for scenes whose play is only a scroll of baked cards or the turn of a baked face: `true`
+   * hands the current play's strips or discs to the page's compositor (the scene stops drawing them; the
+   * runtime draws no frame until the play's last keyframe) and returns them, or returns none to keep
+   * drawing; `false` takes them back.
    */
-  composite?(on: boolean): CompositedStrip[];
+  composite?(on: boolean): CompositedLayer[];
   destroy(): void;
 }
 

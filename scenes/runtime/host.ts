@@ -14,7 +14,7 @@ import { autoRenderer, rendererOptions } from '../shared/renderer.ts';
 import { RuntimeClock } from './clock.ts';
 import type {
   ArtLoader,
-  CompositedStrip,
+  CompositedLayer,
   Scene,
   SceneContext,
   SceneId,
@@ -42,18 +42,18 @@ export interface HostOptions {
   requestArt(url: string): Promise<ImageBitmap | null>;
   /**
    * The page's compositor, where the host shares the page's thread: plays whose moving parts are strips of
-   * baked cards are handed to it, so the main thread runs nothing per frame while they spin.
+   * baked cards or a wheel's baked face are handed to it, so the main thread runs nothing per frame while they spin.
    */
   compositor?: Compositor;
 }
 
-/** Moves composited strips on the page (the app implements it with the DOM and Web Animations). */
+/** Moves composited strips and discs on the page (the app implements it with the DOM and Web Animations). */
 export interface Compositor {
-  /** Gets an encoded strip image ready to show (decoded ahead of the play that shows it). */
+  /** Gets an encoded strip or face image ready to show (decoded ahead of the play that shows it). */
   preload(image: Blob): void;
-  /** Shows a surface's strips under its canvas, keyframes on the page's time line (performance.now()). */
-  show(surface: number, strips: CompositedStrip[]): void;
-  /** Removes a surface's strips. */
+  /** Shows a surface's layers under its canvas, keyframes on the page's time line (performance.now()). */
+  show(surface: number, layers: CompositedLayer[]): void;
+  /** Removes a surface's layers. */
   hide(surface: number): void;
 }
 
@@ -288,6 +288,7 @@ export class SceneHost {
         flush();
       },
       stripImages: (textures) => this.stripImages(renderer, textures),
+      composites: this.options.compositor !== undefined,
     };
   }
 
@@ -313,30 +314,31 @@ export class SceneHost {
   }
 
   /**
-   * Hands a play's strips to the page's compositor when the scene has them and the clock runs in real
-   * time. The debug switcher's slowed, paused or scrubbed clock, and its frame graph (a watched surface:
+   * Hands a play's strips or discs to the page's compositor when the scene has them and the clock runs in
+   * real time. The debug switcher's slowed, paused or scrubbed clock, and its frame graph (a watched surface:
    * it times the runtime's own frames), keep the runtime drawing. One frame redraws the canvas without
-   * the strips; the next is drawn when the last keyframe has passed, and settles the play.
+   * them; the next is drawn when the last keyframe has passed, and settles the play.
    */
   private composite(surface: Surface, scene: Scene): boolean {
     const { compositor } = this.options;
     const { clock } = surface;
     if (!compositor || !scene.composite || surface.watch || clock.rate !== 1 || clock.isPaused) return false;
-    const strips = scene.composite(true);
-    const end = Math.max(...strips.flatMap((strip) => strip.keyframes.map((k) => k.t)));
-    if (strips.length === 0 || !Number.isFinite(end)) {
-      if (strips.length > 0) scene.composite(false);
+    const layers = scene.composite(true);
+    const end = Math.max(...layers.flatMap((layer) => layer.keyframes.map((k) => k.t)));
+    if (layers.length === 0 || !Number.isFinite(end)) {
+      if (layers.length > 0) scene.composite(false);
       return false;
     }
     const offset = performance.now() - clock.now();
     compositor.show(
       surface.id,
-      strips.map((strip) => ({
-        ...strip,
-        keyframes: strip.keyframes.map((k) => ({ t: k.t + offset, x: k.x })),
-      })),
+      layers.map((layer) =>
+        'kind' in layer
+          ? { ...layer, keyframes: layer.keyframes.map((k) => ({ t: k.t + offset, angle: k.angle })) }
+          : { ...layer, keyframes: layer.keyframes.map((k) => ({ t: k.t + offset, x: k.x })) },
+      ),
     );
-    // the last keyframe has passed: take the strips back, as a change mid-spin does
+    // the last keyframe has passed: take the layers back, as a change mid-spin does
     surface.composited = setTimeout(() => this.uncomposite(surface), Math.max(end - clock.now(), 0));
     surface.hideStrips = false;
     this.invalidate(surface);

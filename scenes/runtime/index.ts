@@ -3,7 +3,14 @@
  * between the worker and the main-thread fallback. No Pixi here: the worker loads it in its own bundle,
  * and the fallback imports scenes/main-thread lazily.
  */
-export type { CompositedStrip, SceneId, SceneSize, SettledResult } from './contract.ts';
+export type {
+  CompositedDisc,
+  CompositedLayer,
+  CompositedStrip,
+  SceneId,
+  SceneSize,
+  SettledResult,
+} from './contract.ts';
 export type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
 
 /** Starts the runtime's dedicated worker (one per page; the app keeps it for the page's life). */

@@ -10,6 +10,8 @@
  * Screen angles are Pixi's: radians, 0 along +x, growing clockwise (y points down); the top is -PI/2.
  */
 
+import { sampleKeyframes } from './keyframes.ts';
+
 /** Which way the wheel turns on screen. */
 export type SpinDirection = 'clockwise' | 'counterclockwise';
 
@@ -61,4 +63,28 @@ export function borderCrossings(count: number, fromTurns: number, toTurns: numbe
   const passed: number[] = [];
   for (let k = first; k <= last; k++) passed.push(((k % count) + count) % count);
   return passed;
+}
+
+/**
+ * How far a composited turn's straight keyframe piece may stray from the wheel's motion at the points the
+ * sampler checks, degrees: under a quarter degree, as the sampler looks only at a piece's quarter points
+ * and the curve may stray a little further between them.
+ */
+const TURN_KEYFRAME_TOLERANCE_DEG = 0.2;
+
+/**
+ * A wheel's spin as keyframes for the page's compositor (a composited disc): its cumulative turns over
+ * [0, durationMs] as degrees, clockwise positive (CSS rotate(), like Pixi's rotation), not wrapped, sampled
+ * so the straight pieces stay within a quarter degree of the motion. At each keyframe the angle mod 360 is
+ * the rotation wheelRotation() gives for the fraction under the pointer then.
+ */
+export function turnKeyframes(
+  turnsAt: (tMs: number) => number,
+  durationMs: number,
+  direction: SpinDirection,
+): { t: number; angle: number }[] {
+  const degrees = directionSign(direction) * 360;
+  return sampleKeyframes((t) => degrees * turnsAt(t), durationMs, {
+    tolerance: TURN_KEYFRAME_TOLERANCE_DEG,
+  }).map(({ t, value }) => ({ t, angle: value }));
 }

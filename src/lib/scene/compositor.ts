@@ -1,11 +1,12 @@
-import type { CompositedStrip } from '../../../scenes/runtime';
+import type { CompositedDisc, CompositedLayer, CompositedStrip } from '../../../scenes/runtime';
 import type { Compositor } from '../../../scenes/main-thread';
 
 /**
- * The page's side of composited strips, for the main-thread scene runtime: a reel's cards become a row of
- * images under the scene's canvas, moved by a Web Animation whose keyframes come from the scene's motion().
- * A transform animation runs on the compositor thread, so no script, style or layout runs per frame while
- * the reel spins; the canvas above keeps the marker and takes the cards back when the spin ends.
+ * The page's side of composited strips and discs, for the main-thread scene runtime: a reel's cards become
+ * a row of images under the scene's canvas, a wheel's face one image, moved (scrolled or turned) by a Web
+ * Animation whose keyframes come from the scene's motion(). A transform animation runs on the compositor
+ * thread, so no script, style or layout runs per frame while the reel or the wheel spins; the canvas above
+ * keeps the marker or the pointer and takes the moving part back when the spin ends.
  */
 
 /** Where each encoded card image is shown from, with a decoded copy kept so a play shows it at once. */
@@ -98,7 +99,51 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
   return { band, animation };
 }
 
-/** A compositor for the scene canvases `canvasOf` finds: strips are shown right under the surface's canvas. */
+/** One disc: the face image filling its box, turned about the box's centre by its animation. */
+function discElement(disc: CompositedDisc): { face: HTMLDivElement; animation: Animation | null } {
+  const face = document.createElement('div');
+  face.className = 'scene-disc';
+  Object.assign(face.style, {
+    position: 'absolute',
+    left: px(disc.x),
+    top: px(disc.y),
+    width: px(disc.width),
+    height: px(disc.height),
+    backgroundImage: disc.image ? `url("${imageOf(disc.image).url}")` : 'none',
+    backgroundSize: '100% 100%',
+    backgroundRepeat: 'no-repeat',
+    transformOrigin: '50% 50%',
+    willChange: 'transform',
+    contain: 'strict',
+    pointerEvents: 'none',
+  });
+  const first = disc.keyframes[0];
+  const last = disc.keyframes.at(-1);
+  if (!first || !last) return { face, animation: null };
+  const duration = Math.max(last.t - first.t, 1);
+  // the angles are cumulative: rotate() between two keyframes interpolates the number, so whole turns turn
+  const animation = face.animate(
+    disc.keyframes.map((k) => ({
+      transform: `rotate(${Math.round(k.angle * 1e4) / 1e4}deg)`,
+      offset: Math.min(Math.max((k.t - first.t) / duration, 0), 1),
+    })),
+    { duration, fill: 'both', easing: 'linear' },
+  );
+  // the document's time line counts from the page's time origin, as performance.now() does
+  animation.startTime = first.t;
+  return { face, animation };
+}
+
+function layerElement(layer: CompositedLayer): { element: HTMLDivElement; animation: Animation | null } {
+  if ('kind' in layer) {
+    const { face, animation } = discElement(layer);
+    return { element: face, animation };
+  }
+  const { band, animation } = stripElement(layer);
+  return { element: band, animation };
+}
+
+/** A compositor for the scene canvases `canvasOf` finds: layers are shown right under the surface's canvas. */
 export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElement | undefined): Compositor {
   const shown = new Map<number, { layer: HTMLDivElement; animations: Animation[] }>();
 
@@ -114,7 +159,7 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
     preload(blob) {
       imageOf(blob);
     },
-    show(surface, strips) {
+    show(surface, layers) {
       hide(surface);
       const canvas = canvasOf(surface);
       if (!canvas?.parentElement) return;
@@ -130,9 +175,9 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
         pointerEvents: 'none',
       });
       const animations: Animation[] = [];
-      for (const strip of strips) {
-        const { band, animation } = stripElement(strip);
-        layer.append(band);
+      for (const shownLayer of layers) {
+        const { element, animation } = layerElement(shownLayer);
+        layer.append(element);
         if (animation) animations.push(animation);
       }
       canvas.before(layer);

@@ -1,0 +1,250 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openAs, startAppServer, type TestServer } from './players.ts';
+
+// The two wheels on the main-thread scene path (`?scenes=main`): a spin hands the wheel's turn to the
+// page's compositor (its baked face, one element under the canvas, rotated by a Web Animation), so the
+// runtime draws no frame while it turns, and it still lands on what the server answered. A resize mid-spin
+// takes the turn back: the runtime draws the rest itself and lands on the same answer.
+
+interface Stats {
+  frames: number;
+  surfaces: number;
+}
+interface ApiItem {
+  id: string;
+  price: string;
+}
+interface InventoryEntry {
+  id: string;
+  quantity: number;
+  item: ApiItem;
+}
+interface RollAnswer {
+  success: boolean;
+  rolled: number;
+  chance: number;
+}
+interface SpinAnswer {
+  segment: number;
+}
+type Landed =
+  | { scene: 'chance-wheel'; success: boolean; fraction: number }
+  | { scene: 'bonus-wheel'; segment: number }
+  | { scene: string };
+
+const stats = (page: Page) => page.evaluate(() => window.__scenes!.stats() as Promise<Stats>);
+const landed = (page: Page) => page.evaluate(() => window.__scenes!.settled.at(-1) as Landed | undefined);
+
+/** Frames the runtime draws over `ms` of page time. */
+async function framesOver(page: Page, ms: number): Promise<number> {
+  const before = await stats(page);
+  await page.waitForTimeout(ms);
+  return (await stats(page)).frames - before.frames;
+}
+
+/** The composited discs' running turns: their animations' current times. */
+const turns = (page: Page) =>
+  page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((animation) => animation.playState === 'running')
+      .filter((animation) => {
+        const target = (animation.effect as KeyframeEffect | null)?.target;
+        return target instanceof Element && target.classList.contains('scene-disc');
+      })
+      .map((animation) => Number(animation.currentTime ?? -1)),
+  );
+
+/** While the compositor turns the wheel: one disc turning on, and no frame drawn by the runtime. */
+async function expectHandedOff(page: Page): Promise<void> {
+  const discs = page.locator('.scene-disc');
+  await expect(discs).toHaveCount(1);
+  const before = await turns(page);
+  const drawn = await framesOver(page, 1_000);
+  const after = await turns(page);
+  expect(before).toHaveLength(1);
+  expect(after).toHaveLength(1);
+  expect(after[0]!).toBeGreaterThan(before[0]! + 500);
+  expect(drawn).toBe(0);
+}
+
+/** The scene's canvas width, CSS px. */
+const canvasWidth = (page: Page, container: string) =>
+  page.getByTestId(container).locator('canvas').evaluate((canvas) => parseFloat(canvas.style.width));
+
+// ── the upgrade wheel, on the shared demo server ──────────────────────────────────────────────────────────
+
+async function token(page: Page): Promise<string> {
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+  return (await page.evaluate(() => localStorage.getItem('token')))!;
+}
+
+async function inventory(page: Page): Promise<InventoryEntry[]> {
+  const answer = await page.request.get('/api/inventory', {
+    headers: { authorization: `Bearer ${await token(page)}` },
+  });
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { inventory: InventoryEntry[] }).inventory;
+}
+
+/** Opens cheap cases through the API until the player holds something to stake. */
+async function ensureStake(page: Page): Promise<InventoryEntry> {
+  for (let round = 0; round < 5; round++) {
+    const held = (await inventory(page)).filter((e) => e.id !== 'yacht');
+    if (held.length > 0) return held.at(-1)!; // the cheapest: the inventory lists the dearest first
+    const opened = await page.request.post('/api/cases/open-multiple', {
+      headers: { authorization: `Bearer ${await token(page)}` },
+      data: { caseId: 'starter', amount: 3 },
+    });
+    expect(opened.status(), 'opening a starter case for a stake').toBe(200);
+  }
+  throw new Error('no item to stake');
+}
+
+/** The upgrade page on the main-thread path with a stake and x1.5 chosen, its wheel's face baked. */
+async function readyUpgrade(page: Page): Promise<void> {
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/upgrade?scenes=main');
+  const stake = await ensureStake(page);
+  await page.reload();
+  expect(await page.evaluate(() => window.__scenes?.mode)).toBe('main');
+  await page.getByTestId('upgrade-tab-inventory').click();
+  const stakeCard = page.locator(`[data-testid="upgrade-item"][data-item-id="${stake.id}"]`);
+  if ((await stakeCard.getAttribute('aria-pressed')) !== 'true') await stakeCard.click();
+  const multiplier = page.getByTestId('multiplier-1.5');
+  if ((await multiplier.getAttribute('aria-pressed')) !== 'true') await multiplier.click();
+  await expect(page.getByTestId('upgrade-button')).toBeEnabled();
+  await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(1);
+  // the selection's face is baked when the page is idle (at most a second after the change), then encoded
+  await expect.poll(() => framesOver(page, 1_000), { timeout: 15_000 }).toBe(0);
+  await page.waitForTimeout(1_500);
+}
+
+async function roll(page: Page): Promise<RollAnswer> {
+  const answer = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/upgrade/roll' && r.request().method() === 'POST',
+  );
+  await page.getByTestId('upgrade-button').click();
+  const response = await answer;
+  expect(response.status()).toBe(200);
+  return (await response.json()) as RollAnswer;
+}
+
+/** The sheet, the wheel's colours and its final pose (the fraction under the pointer) are the server's. */
+async function expectUpgradeLanded(page: Page, answer: RollAnswer): Promise<void> {
+  const sheet = page.getByTestId('upgrade-result');
+  await expect(sheet).toBeVisible({ timeout: 20_000 });
+  const outcome = answer.success ? 'success' : 'fail';
+  await expect(sheet).toHaveAttribute('data-outcome', outcome);
+  await expect(page.getByTestId('upgrade-wheel')).toHaveAttribute('data-outcome', outcome);
+  const result = await landed(page);
+  expect(result).toEqual({ scene: 'chance-wheel', success: answer.success, fraction: answer.rolled });
+  // the canvas has the ring back, and nothing moves
+  await expect(page.locator('.scene-disc')).toHaveCount(0);
+  await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+}
+
+test('upgrade wheel, main path: the roll turns on the compositor and lands on the server roll', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await readyUpgrade(page);
+  const answer = await roll(page);
+  await expectHandedOff(page);
+  await expectUpgradeLanded(page, answer);
+});
+
+test('upgrade wheel, main path: a resize mid-roll takes the turn back and it lands on the server roll', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await readyUpgrade(page);
+  const before = await canvasWidth(page, 'upgrade-wheel');
+  const answer = await roll(page);
+  const discs = page.locator('.scene-disc');
+  await expect(discs).toHaveCount(1);
+  await page.waitForTimeout(1_000);
+  // narrow enough that the wheel (240 px at most) shrinks
+  const framesAtResize = (await stats(page)).frames;
+  await page.setViewportSize({ width: 220, height: 844 });
+  await expect.poll(() => canvasWidth(page, 'upgrade-wheel')).toBeLessThan(before);
+  await expect(discs).toHaveCount(0);
+  await expectUpgradeLanded(page, answer);
+  // the runtime drew the rest of the roll frame by frame (a handed-off roll draws one frame, then its stop)
+  expect((await stats(page)).frames - framesAtResize).toBeGreaterThan(5);
+});
+
+// ── the daily bonus wheel, on a server of its own (one free spin a player a day) ─────────────────────────
+
+let server: TestServer;
+let nextId = 9_300_000;
+
+test.describe('bonus wheel', () => {
+  test.beforeAll(async () => {
+    server = await startAppServer();
+  });
+  test.afterAll(async () => {
+    await server?.close();
+  });
+
+  async function readyWheel(page: Page): Promise<void> {
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => window.__scenes?.mode)).toBe('main');
+    await expect(page.getByTestId('bonus-spin')).toBeEnabled();
+    await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(1);
+    // the face is baked and encoded ahead: nothing is drawn once it is up
+    await expect.poll(() => framesOver(page, 1_000), { timeout: 15_000 }).toBe(0);
+    await page.waitForTimeout(500);
+  }
+
+  async function spin(page: Page): Promise<SpinAnswer> {
+    const answer = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/wheel/spin' && r.request().method() === 'POST',
+    );
+    await page.getByTestId('bonus-spin').click();
+    const response = await answer;
+    expect(response.status()).toBe(200);
+    return (await response.json()) as SpinAnswer;
+  }
+
+  async function expectWheelLanded(page: Page, answer: SpinAnswer): Promise<void> {
+    await expect(page.getByTestId('wheel-result')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('bonus-wheel')).toHaveAttribute('data-segment', String(answer.segment));
+    expect(await landed(page)).toEqual({ scene: 'bonus-wheel', segment: answer.segment });
+    await expect(page.locator('.scene-disc')).toHaveCount(0);
+    await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+  }
+
+  test('main path: the spin turns on the compositor and lands on the server segment', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext();
+    const page = await openAs(context, server, { id: nextId++, first_name: 'Spinner' }, '/wheel?scenes=main');
+    await readyWheel(page);
+    const answer = await spin(page);
+    await expectHandedOff(page);
+    await expectWheelLanded(page, answer);
+    await context.close();
+  });
+
+  test('main path: a resize mid-spin takes the turn back and it lands on the server segment', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext();
+    const page = await openAs(context, server, { id: nextId++, first_name: 'Resizer' }, '/wheel?scenes=main');
+    await readyWheel(page);
+    const before = await canvasWidth(page, 'bonus-wheel');
+    const answer = await spin(page);
+    const discs = page.locator('.scene-disc');
+    await expect(discs).toHaveCount(1);
+    const framesAtResize = (await stats(page)).frames;
+    await page.setViewportSize({ width: 300, height: 844 });
+    await expect.poll(() => canvasWidth(page, 'bonus-wheel')).toBeLessThan(before);
+    await expect(discs).toHaveCount(0);
+    await expectWheelLanded(page, answer);
+    // the runtime drew the rest of the spin frame by frame (a handed-off spin draws one frame, then its end)
+    expect((await stats(page)).frames - framesAtResize).toBeGreaterThan(5);
+    await context.close();
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { bonusMotion, pickSpin } from '../../scenes/bonus-wheel/index.ts';
+import { discKeyframes as bonusKeyframes, motion as bonusPose } from '../../scenes/bonus-wheel/motion.ts';
+import { chanceMotion } from '../../scenes/chance-wheel/index.ts';
+import { discKeyframes as chanceKeyframes, motion as chancePose } from '../../scenes/chance-wheel/motion.ts';
+import { KEYFRAME_MIN_MS } from '../../scenes/shared/keyframes.ts';
+import { seededRandom } from '../../scenes/shared/random.ts';
+import type { SpinDirection } from '../../scenes/shared/wheel.ts';
+
+// A wheel's spin handed to the page's compositor is a linear-keyframed rotate() animation: between its
+// keyframes it must stay within a quarter degree of the pure motion the canvas draws, start at the spin's
+// start and end exactly where (and when) the canvas takes the wheel back.
+
+type Keyframes = { t: number; angle: number }[];
+
+/** The angle the linear keyframes give at time t. */
+function interpolate(keyframes: Keyframes, t: number): number {
+  let i = 1;
+  while (i < keyframes.length - 1 && keyframes[i]!.t < t) i++;
+  const a = keyframes[i - 1]!;
+  const b = keyframes[i] ?? a;
+  if (b.t === a.t) return b.angle;
+  return a.angle + ((b.angle - a.angle) * (t - a.t)) / (b.t - a.t);
+}
+
+/** The most the keyframes stray from the motion over dense samples (every 0.5 ms). */
+function worstError(keyframes: Keyframes, durationMs: number, angleAt: (t: number) => number): number {
+  let worst = 0;
+  for (let t = 0; t <= durationMs; t += 0.5) {
+    worst = Math.max(worst, Math.abs(interpolate(keyframes, t) - angleAt(t)));
+  }
+  return worst;
+}
+
+const sign = (direction: SpinDirection) => (direction === 'counterclockwise' ? -1 : 1);
+const degrees = (radians: number) => (radians * 180) / Math.PI;
+/** a mod 360 in [0, 360). */
+const wrap = (a: number) => ((a % 360) + 360) % 360;
+
+/** What every wheel's keyframes must hold, given its pose in turns and its rotation at the end. */
+function checkKeyframes(
+  keyframes: Keyframes,
+  durationMs: number,
+  direction: SpinDirection,
+  turnsAt: (t: number) => number,
+  finalTurns: number,
+  finalRotation: number,
+): void {
+  const angleAt = (t: number) => sign(direction) * 360 * turnsAt(t);
+  expect(keyframes[0]).toEqual({ t: 0, angle: angleAt(0) });
+  expect(keyframes.at(-1)!.t).toBe(durationMs);
+  for (let i = 1; i < keyframes.length; i++) {
+    expect(keyframes[i]!.t).toBeGreaterThan(keyframes[i - 1]!.t);
+    // no step shorter than a 240 Hz frame, but the last (cut short by the end)
+    if (i < keyframes.length - 1)
+      expect(keyframes[i]!.t - keyframes[i - 1]!.t).toBeGreaterThanOrEqual(KEYFRAME_MIN_MS - 1e-9);
+    // the turn never goes back: angles move one way, by the direction's sign
+    expect(sign(direction) * (keyframes[i]!.angle - keyframes[i - 1]!.angle)).toBeGreaterThanOrEqual(0);
+  }
+  expect(worstError(keyframes, durationMs, angleAt)).toBeLessThanOrEqual(0.25);
+  // the last angle is the final cumulative turn, and the rotation the canvas draws once it stops
+  const last = keyframes.at(-1)!.angle;
+  expect(last).toBe(sign(direction) * 360 * finalTurns);
+  const apart = Math.abs(wrap(last) - wrap(degrees(finalRotation)));
+  expect(Math.min(apart, 360 - apart)).toBeLessThan(1e-6);
+}
+
+describe('chance wheel keyframes', () => {
+  it('follow motion() within a quarter degree, from 0 to the stop, ending on the rolled point', () => {
+    const random = seededRandom('chance-keyframes');
+    for (const direction of ['clockwise', 'counterclockwise'] as const) {
+      for (const reducedMotion of [false, true]) {
+        for (let n = 0; n < 4; n++) {
+          const wheel = chanceMotion({
+            chance: random(),
+            rolled: random(),
+            startFraction: random(),
+            config: { direction },
+            reducedMotion,
+          });
+          const keyframes = chanceKeyframes(wheel);
+          checkKeyframes(
+            keyframes,
+            wheel.durationMs,
+            direction,
+            (t) => chancePose(wheel, t).turns,
+            wheel.finalTurns,
+            chancePose(wheel, wheel.durationMs).rotation,
+          );
+          // a 5 s roll of five turns and more needs many keyframes, but far fewer than one a frame
+          if (!reducedMotion) expect(keyframes.length).toBeLessThan(wheel.durationMs / 16);
+        }
+      }
+    }
+  });
+
+  it('turn a whole turn in whole degrees: five turns are at least 1800°', () => {
+    const wheel = chanceMotion({ chance: 0.26, rolled: 0.5 });
+    const keyframes = chanceKeyframes(wheel);
+    expect(keyframes[0]!.angle).toBe(0);
+    expect(keyframes.at(-1)!.angle).toBe(360 * 5.5);
+    expect(degrees(chancePose(wheel, wheel.durationMs).rotation)).toBeCloseTo(180, 9);
+  });
+});
+
+describe('bonus wheel keyframes', () => {
+  it('follow motion() within a quarter degree, from 0 to the end, ending on the segment', () => {
+    const random = seededRandom('bonus-keyframes');
+    for (const direction of ['clockwise', 'counterclockwise'] as const) {
+      for (const reducedMotion of [false, true]) {
+        for (let n = 0; n < 4; n++) {
+          const wheel = bonusMotion({
+            ...pickSpin(random),
+            startFraction: random(),
+            config: { direction },
+            reducedMotion,
+          });
+          checkKeyframes(
+            bonusKeyframes(wheel),
+            wheel.durationMs,
+            direction,
+            (t) => bonusPose(wheel, t).turns,
+            wheel.finalTurns,
+            bonusPose(wheel, wheel.durationMs).rotation,
+          );
+        }
+      }
+    }
+  });
+});
