@@ -34,9 +34,11 @@
 // The scene runtime marks the first frame of a play that moves with performance.mark('scene:motion') and the
 // end of the play with performance.mark('scene:settled'), on the main thread or in its worker: the bench
 // takes tap to motion and the spin window from them (the window ends at the last 'scene:settled' of the
-// play's surfaces, e.g. one reel per battle seat). Without them motion starts at the first frame drawn
-// after the scene's second animation-frame callback following the answer to the request the tap sent (the
-// first one draws the starting pose), and the window is the configured spin length.
+// play's surfaces, e.g. one reel per battle seat, and never later than the configured motion length: the
+// same length as its reference's). Without them motion starts at the first frame drawn after the scene's
+// second animation-frame callback following the answer to the request the tap sent (the first one draws
+// the starting pose), and the window is the configured motion length. A page that never became ready
+// (e.g. a reference given an easing the browser cannot run) is reported as an error on its row.
 //
 // Targets, printed PASS/FAIL under the table: on the worker path every scene's main-thread busy at most 1×
 // its reference's, no frame interval over 33.4 ms, tap to motion at most 300 ms; on the main-thread path
@@ -548,7 +550,9 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
         motion + (spec.spinMs + 1_000) * 1000,
       );
       out.spinEndFrom = settled !== null ? 'mark' : 'spin length';
-      const end = Math.min(settled ?? motion + spec.spinMs * 1000, span.to);
+      // the motion itself, as long as its reference's: a play that settles later (the chance wheel tells
+      // its result half a second after stopping) is not measured standing still
+      const end = Math.min(settled ?? Infinity, motion + (spec.spinMs + 50) * 1000, span.to);
       const w = { from: motion, to: end };
       out.spin = windowFigures(trace, pid, mainTid, draws, w);
       // a play handed to the page's compositor runs no animation frames: the thread that marked its motion
