@@ -26,8 +26,9 @@
 //
 // Everything is read from a Chrome trace (bench/trace.ts), nothing is injected into the pages: frames are
 // the display compositor's draws (DirectRenderer::DrawFrame), main-thread busy is the share of the spin
-// window the page's CrRendererMain spent in top-level tasks. The tap is a real pointer press on the button
-// (CDP input); tap to motion runs from its pointerdown to the first frame drawn after the motion started.
+// window the page's CrRendererMain spent in top-level tasks. The tap is a real touch on the button (CDP
+// touch input, the page has a touch screen; BENCH_TAP=mouse clicks instead); tap to motion runs from its pointerdown to the first frame
+// drawn after the motion started.
 // CPU used by other processes is recorded for every measurement, and a round that ran on a busy machine is
 // repeated (up to a limit).
 //
@@ -54,6 +55,9 @@
 //   BENCH_CPU_THROTTLE    CPU slowdown of the page (default 6)
 //   BENCH_BUSY_CORES      other processes above this many cores make a measurement "busy" (default 0.3)
 //   BENCH_FALLBACK_QUERY  the query that forces the main-thread scene path (default scenes=main)
+//   BENCH_SCENES          only these scenes, comma-separated (roulette-x3, roulette-x1, battle-reel,
+//                         chance-wheel, bonus-wheel; default all): a focused run, the others not measured
+//   BENCH_TAP             touch (default) or mouse: how the button is tapped
 //   BENCH_BATTLE_FORMAT   the battle measured (default 1v1; 1v1v1, 1v1v1v1 or 2v2 for more reels)
 //   BENCH_HEAP_WARMUP     openings before the first heap figure (default 40, quick 6)
 //   BENCH_HEAP_OPENINGS   openings between the two heap figures (default 20, quick 4)
@@ -96,6 +100,8 @@ import {
 } from './trace.ts';
 
 const QUICK = process.argv.includes('--quick');
+/** How the bench taps: a touch, as a player on a phone does, or a mouse click (the first benchmark's way). */
+const TAP = process.env.BENCH_TAP === 'mouse' ? 'mouse' : 'touch';
 const THROTTLE = Number(process.env.BENCH_CPU_THROTTLE ?? 6);
 const PORT = Number(process.env.BENCH_PORT ?? 8810);
 const REF_PORT = PORT + 1;
@@ -446,6 +452,8 @@ async function openPage(session: Session, options: { throttle: boolean; reducedM
     viewport: VIEWPORT,
     deviceScaleFactor: 1,
     reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference',
+    // a phone's touch screen: the tap is a touch, as a player's is
+    hasTouch: TAP === 'touch',
   });
   await context.addInitScript(() => localStorage.setItem('lang', 'en'));
   const page = await context.newPage();
@@ -457,6 +465,12 @@ async function openPage(session: Session, options: { throttle: boolean; reducedM
 async function frameIdOf(cdp: CDPSession): Promise<string> {
   const { frameTree } = await cdp.send('Page.getFrameTree');
   return frameTree.frame.id;
+}
+
+/** A tap at a point: a touch (BENCH_TAP=touch, the default) or a mouse click (BENCH_TAP=mouse). */
+async function tapAt(page: Page, at: { x: number; y: number }): Promise<void> {
+  if (TAP === 'mouse') await page.mouse.click(at.x, at.y);
+  else await page.touchscreen.tap(at.x, at.y);
 }
 
 async function center(page: Page, selector: string): Promise<{ x: number; y: number }> {
@@ -491,11 +505,13 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
   try {
     if (typeof spec.url !== 'string') out.url = await spec.url();
     await page.goto(out.url);
-    await page.locator(spec.ready).first().waitFor({ timeout: 120_000 });
+    await page.locator(`${spec.ready}, body[data-error]`).first().waitFor({ timeout: 120_000 });
+    const pageError = await page.locator('body').getAttribute('data-error');
+    if (pageError) throw new Error(pageError);
     if (spec.prepare) await spec.prepare(page);
     // no Playwright waiting or actionability checks during the trace (they poll on animation frames):
     // the tap is a plain pointer press at a point found beforehand
-    const tapAt = await center(page, spec.tap);
+    const tapPoint = await center(page, spec.tap);
     const frameId = await frameIdOf(cdp);
     await sleep(SETTLE_MS);
 
@@ -503,7 +519,7 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
     tracing = true;
     const cpuBefore = sampleCpu();
     await sleep(IDLE_MS);
-    await page.mouse.click(tapAt.x, tapAt.y);
+    await tapAt(page, tapPoint);
     await sleep(spec.spinMs + 1_500);
     const deadline = Date.now() + 90_000;
     while (!(await page.evaluate(spec.done))) {
@@ -513,7 +529,7 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
     await sleep(300);
     if (spec.idleAfter) {
       const keepAt = await center(page, spec.idleAfter.tap);
-      await page.mouse.click(keepAt.x, keepAt.y);
+      await tapAt(page, keepAt);
       await sleep(3_600);
     }
     const cpuAfter = sampleCpu();
@@ -653,6 +669,10 @@ const SCENES: { key: SceneKey; name: string }[] = [
   { key: 'bonus-wheel', name: 'bonus wheel' },
 ];
 const sceneName = (key: SceneKey) => SCENES.find((s) => s.key === key)!.name;
+/** The scenes this run measures (BENCH_SCENES=roulette-x3,bonus-wheel: only those; default all). */
+const WANTED_SCENES = process.env.BENCH_SCENES
+  ? SCENES.filter((s) => process.env.BENCH_SCENES!.split(',').includes(s.key))
+  : SCENES;
 const withPath = (url: string, fallback: boolean) =>
   fallback ? `${url}${url.includes('?') ? '&' : '?'}${FALLBACK_QUERY}` : url;
 
@@ -1009,7 +1029,7 @@ try {
         continue;
       }
       // every scene on both paths, each path right after the other so both see the same machine
-      for (const { key } of SCENES) {
+      for (const { key } of WANTED_SCENES) {
         const worker = await pair(session, mode.name, key, false);
         if (key === 'roulette-x3')
           fallbackNote =
@@ -1260,6 +1280,7 @@ report(
   {
     quick: QUICK,
     cpuThrottle: THROTTLE,
+    tap: TAP,
     viewport: VIEWPORT,
     busyMachineAboveCores: BUSY_CORES,
     minutes: round((Date.now() - startedAt) / 60_000, 1),
