@@ -978,7 +978,7 @@ let refServer: Server | null = null;
 const measurements: Measurement[] = [];
 let check: Awaited<ReturnType<typeof validate>> | null = null;
 const heaps: HeapFigures[] = [];
-let fallbackNote = '';
+let fallbackNote = `the main-thread path is measured with ?${FALLBACK_QUERY}`;
 /** pairs of (reference, ours) in the order measured */
 const pairs: {
   mode: ModeName;
