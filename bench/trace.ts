@@ -261,3 +261,16 @@ export function sceneThread(trace: TraceIndex, pid: number, window: Window): 'ma
   if (!top) return null;
   return top[0] === 'CrRendererMain' ? 'main' : /Worker/i.test(top[0]) ? 'worker' : null;
 }
+
+/**
+ * The thread that made a user timing mark at a time (the scene runtime marks motion on the thread it runs
+ * on): 'main' for CrRendererMain, 'worker' for a dedicated worker, null when there is no such mark.
+ */
+export function markThread(trace: TraceIndex, pid: number, at: number): 'main' | 'worker' | null {
+  const mark = trace.events.find(
+    (e) => e.pid === pid && e.ts === at && e.cat.includes('user_timing') && e.ph !== 'e',
+  );
+  if (!mark) return null;
+  const name = threadNameOf(trace, pid, mark.tid);
+  return name === 'CrRendererMain' ? 'main' : /Worker/i.test(name) ? 'worker' : null;
+}

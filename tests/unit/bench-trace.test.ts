@@ -7,6 +7,7 @@ import {
   eventDispatchTimes,
   frameFigures,
   indexTrace,
+  markThread,
   markTimes,
   rendererOfFrame,
   requestTimes,
@@ -69,6 +70,7 @@ function fixture(): TraceEvent[] {
     }),
     instant(PAGE, MAIN, 'ResourceFinish', 'devtools.timeline', 300_000, { data: { requestId: 'r1' } }),
     { name: 'scene:motion', cat: 'blink.user_timing', ph: 'R', pid: PAGE, tid: WORKER, ts: 320_000 },
+    { name: 'scene:settled', cat: 'blink.user_timing', ph: 'R', pid: PAGE, tid: MAIN, ts: 1_900_000 },
     // a renderer's own frame events never count as drawn frames
     x(PAGE, 23, 'DirectRenderer::DrawFrame', 'viz', 400_000, 100),
   ];
@@ -145,6 +147,13 @@ describe('frames benchmark trace reading', () => {
     expect(markTimes(trace, PAGE, 'scene:motion')).toEqual([320_000]);
     expect(sceneThread(trace, PAGE, window)).toBe('worker');
     expect(sceneThread(trace, OTHER, window)).toBeNull();
+  });
+
+  it('tells which thread made a mark (a composited play runs no animation frames to tell it by)', () => {
+    expect(markThread(trace, PAGE, 320_000)).toBe('worker');
+    expect(markThread(trace, PAGE, 1_900_000)).toBe('main');
+    expect(markThread(trace, PAGE, 321_000)).toBeNull();
+    expect(markThread(trace, OTHER, 320_000)).toBeNull();
   });
 
   it('takes the second animation frame of the thread that ran the first one as the start of motion', () => {
