@@ -17,7 +17,16 @@ import type { Db } from '../db/index.ts';
 import type { EventBus } from './bus.ts';
 import { BATTLES_CHANNEL, isBattleEvent } from './battles.ts';
 import { DEPOSITS_CHANNEL, depositMessage } from './deposits.ts';
-import { DROPS_CHANNEL, DropFanOut, isDropEvent, latestDrops, type FeedSocket } from './feed.ts';
+import {
+  DROPS_CHANNEL,
+  DropFanOut,
+  frame,
+  inSlices,
+  isDropEvent,
+  latestDrops,
+  sendFrame,
+  type FeedSocket,
+} from './feed.ts';
 import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from './sockets.ts';
 
 /**
@@ -190,34 +199,39 @@ class AppSockets {
   toUser(userId: string, message: AppSocketServerMessage): void {
     const set = this.byUser.get(userId);
     if (!set) return;
-    const text = JSON.stringify(message);
-    for (const client of set) send(client.socket, text);
+    const data = frame(message);
+    for (const client of set) send(client.socket, data);
   }
 
+  /** A battle event to the sockets watching it: encoded once, sent in slices. */
   battle(event: BattleEventMessage): void {
-    let text: string | null = null;
-    for (const client of this.clients) {
+    let data: Buffer | null = null;
+    inSlices([...this.clients], (client) => {
       if (client.battles === 'all' || client.battles.has(event.id)) {
-        text ??= JSON.stringify(event);
-        send(client.socket, text);
+        data ??= frame(event);
+        send(client.socket, data);
       }
-    }
+    });
   }
 
-  /** Protocol pings (a socket that missed the last one is cut) and an {type: 'hb'} the client can hear. */
+  /**
+   * Protocol pings (a socket that missed the last one is cut) and an {type: 'hb'} the client can hear, in
+   * slices: ten thousand sockets never hold the event loop at once.
+   */
   private beat(): void {
-    for (const client of this.clients) {
+    inSlices([...this.clients], (client) => {
+      if (!this.clients.has(client)) return;
       const { socket } = client;
       if (this.alive.get(client) === false) {
         socket.terminate();
-        continue;
+        return;
       }
       this.alive.set(client, false);
       if (socket.readyState === OPEN) {
         socket.ping();
-        send(socket, '{"type":"hb"}');
+        sendFrame(socket, HEARTBEAT);
       }
-    }
+    });
   }
 
   get size(): number {
@@ -229,9 +243,13 @@ class AppSockets {
   }
 }
 
+const HEARTBEAT = Buffer.from('{"type":"hb"}');
+const AUTH_OK = Buffer.from('{"type":"auth_ok"}');
+const AUTH_FAILED = Buffer.from('{"type":"auth_failed"}');
+
 /** Sends unless the socket is closed or too far behind (the feed closes those). */
-function send(socket: FeedSocket, text: string): void {
-  if (socket.readyState === OPEN) socket.send(text);
+function send(socket: FeedSocket, data: Buffer): void {
+  if (socket.readyState === OPEN) sendFrame(socket, data);
 }
 
 function balanceMessage(event: BalanceEvent): BalanceMessage {
@@ -301,14 +319,14 @@ export function appSocketRoutes(app: App, ctx: AppContext): () => number {
       }
       if (socket.readyState !== OPEN) return;
       if (userId === null) {
-        send(socket, '{"type":"auth_failed"}');
+        send(socket, AUTH_FAILED);
         return;
       }
       sockets.signIn(client, userId.toString());
-      send(socket, '{"type":"auth_ok"}');
+      send(socket, AUTH_OK);
       // the balance now: the client starts from it (and catches up whatever it missed while away)
       const [now] = await readBalances(ctx.db, [userId]);
-      if (now && client.userId === now.u) send(socket, JSON.stringify(balanceMessage(now)));
+      if (now && client.userId === now.u) send(socket, frame(balanceMessage(now)));
     };
 
     socket.on('message', (data) => {
