@@ -25,6 +25,7 @@ import {
   isDropEvent,
   latestDrops,
   sendFrame,
+  sharedLatestDrops,
   type FeedSocket,
 } from './feed.ts';
 import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from './sockets.ts';
@@ -42,6 +43,8 @@ import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from 
 
 /** Bus channel of committed balances. */
 const BALANCES_CHANNEL = 'balances';
+/** Commits within this many ms have their balances read together (a push waits at most this long). */
+const BALANCE_READ_WINDOW_MS = 20;
 /** Players read in one statement after commits. */
 const READ_CHUNK = 500;
 /** Balances in one bus message (about 60 bytes each; a message holds under 8000). */
@@ -101,14 +104,15 @@ async function readBalances(db: Db, userIds: readonly bigint[]): Promise<Balance
 }
 
 /**
- * Publishes the balances of the players whose transactions commit, after the commit. Hints arriving in the
- * same turn of the event loop are read together (one statement per READ_CHUNK players).
+ * Publishes the balances of the players whose transactions commit, after the commit. Hints arriving within
+ * BALANCE_READ_WINDOW_MS are read together (one statement per READ_CHUNK players): hundreds of commits a
+ * second cost a few dozen reads, not one pooled connection each.
  */
 function startBalancePublisher(ctx: AppContext, log: FastifyBaseLogger): () => void {
   let waiting = new Set<bigint>();
-  let scheduled = false;
+  let timer: NodeJS.Timeout | null = null;
   const flush = async () => {
-    scheduled = false;
+    timer = null;
     const ids = [...waiting];
     waiting = new Set();
     for (let i = 0; i < ids.length; i += READ_CHUNK) {
@@ -125,12 +129,15 @@ function startBalancePublisher(ctx: AppContext, log: FastifyBaseLogger): () => v
       }
     }
   };
-  return ctx.database.ledger.add((users) => {
+  const stop = ctx.database.ledger.add((users) => {
     for (const u of users) waiting.add(u);
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => void flush());
+    timer ??= setTimeout(() => void flush(), BALANCE_READ_WINDOW_MS);
   });
+  return () => {
+    stop();
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
 }
 
 interface Client {
@@ -268,6 +275,7 @@ async function verify(ctx: AppContext, token: string): Promise<bigint | null> {
 export function appSocketRoutes(app: App, ctx: AppContext): () => number {
   const sockets = new AppSockets();
   const feed = new DropFanOut(app.log, FEED_BATCH_MS, false);
+  const newest = sharedLatestDrops(ctx.db);
   const floods = new ThrottledWarning(app.log, 'app sockets closed for sending too many messages');
   const stopPublisher = startBalancePublisher(ctx, app.log);
   const bus: EventBus = ctx.bus;
@@ -308,7 +316,7 @@ export function appSocketRoutes(app: App, ctx: AppContext): () => number {
     limitSocketMessages(socket as Socket, ctx.config.socketMessagesPer10s, () => floods.count());
     const client: Client = { socket, userId: null, battles: new Set(), authing: null };
     sockets.add(client);
-    feed.join(socket, after, () => latestDrops(ctx.db, after));
+    feed.join(socket, after, () => (after === null ? newest() : latestDrops(ctx.db, after)));
 
     const authenticate = async (token: string) => {
       let userId: bigint | null = null;

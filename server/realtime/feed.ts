@@ -107,6 +107,21 @@ export async function latestDrops(
 }
 
 /**
+ * The catch-up of sockets connecting without `after` (the newest drops: the same for all of them), read
+ * once for all the sockets that joined before the read begins: a storm of reconnects costs one read per
+ * turn of the event loop, not one per socket. A shared read begins only after each of its sockets has
+ * joined the fan-out, so none misses a drop (see DropFanOut.join).
+ */
+export function sharedLatestDrops(db: Db): () => Promise<DropEvent[]> {
+  let next: Promise<DropEvent[]> | null = null;
+  return () =>
+    (next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      next = null; // sockets joining from now on wait for a read that begins after them
+      return latestDrops(db, null);
+    }));
+}
+
+/**
  * Announces committed openings on the bus, in order, without holding up the caller. Call it only after
  * the opening's transaction has committed: a rolled-back opening must never be announced.
  */
@@ -326,7 +341,8 @@ export class DropFanOut {
         );
         if (this.batchMs > 0) {
           rest.sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
-          if (rest.length > 0) this.send(socket, frame({ type: 'drops', drops: rest } satisfies DropsMessage));
+          if (rest.length > 0)
+            this.send(socket, frame({ type: 'drops', drops: rest } satisfies DropsMessage));
         } else {
           for (const drop of rest) this.send(socket, frame({ type: 'drop', drop } satisfies DropMessage));
         }
@@ -371,6 +387,7 @@ export class DropFanOut {
  */
 export function dropFeedRoutes(app: App, ctx: AppContext): void {
   const feed = new DropFanOut(app.log);
+  const newest = sharedLatestDrops(ctx.db);
   const floods = new ThrottledWarning(app.log, 'drops feed: sockets closed for sending too many messages');
   const unsubscribe = ctx.bus.subscribe(DROPS_CHANNEL, (payload) => {
     if (isDropEvent(payload)) feed.deliver(payload);
@@ -386,6 +403,8 @@ export function dropFeedRoutes(app: App, ctx: AppContext): void {
     const { after: afterText } = request.query as DropFeedQuery;
     const after = afterText === undefined ? null : BigInt(afterText);
     limitSocketMessages(raw as unknown as Socket, ctx.config.socketMessagesPer10s, () => floods.count());
-    feed.join(raw as unknown as FeedSocket, after, () => latestDrops(ctx.db, after));
+    feed.join(raw as unknown as FeedSocket, after, () =>
+      after === null ? newest() : latestDrops(ctx.db, after),
+    );
   });
 }
