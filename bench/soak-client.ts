@@ -99,7 +99,7 @@ function runClient(config: ClientConfig): void {
   const WS = createRequire(import.meta.url)('ws') as WsConstructor;
   const local = config.localAddress ?? undefined;
   // keep-alive: a few dozen connections carry every request of this client
-  const agent = new Agent({ keepAlive: true, maxSockets: 64, localAddress: local });
+  const agent = new Agent({ keepAlive: true, maxFreeSockets: 256, localAddress: local });
   const url = new URL(config.base);
 
   let measuring = false;

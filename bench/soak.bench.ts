@@ -453,6 +453,24 @@ async function main(): Promise<void> {
         p50: +percentile(pushAfterAnswer, 50).toFixed(1),
         p99: +percentile(pushAfterAnswer, 99).toFixed(1),
       },
+      /** the database work of the measured phase, per answer (the balance reads and the catch-ups included) */
+      databasePerAnswer:
+        answers > 0 && atEnd.database && afterWarmup.database // (a server from before the figure: none)
+          ? {
+              statements: +((atEnd.database.statements - afterWarmup.database.statements) / answers).toFixed(
+                2,
+              ),
+              pooledConnections: +(
+                (atEnd.database.acquisitions - afterWarmup.database.acquisitions) /
+                answers
+              ).toFixed(2),
+              poolWaitMs: +(
+                (atEnd.database.acquireWaitMs - afterWarmup.database.acquireWaitMs) /
+                answers
+              ).toFixed(1),
+              connectionHeldMs: +((atEnd.database.heldMs - afterWarmup.database.heldMs) / answers).toFixed(1),
+            }
+          : null,
       serverCpuMsPerAnswer:
         answers > 0 && serverCpuAtWarmup && serverCpuAtEnd
           ? +((((serverCpuAtEnd.ours - serverCpuAtWarmup.ours) / TICKS) * 1000) / answers).toFixed(2)

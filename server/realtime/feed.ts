@@ -305,7 +305,9 @@ export class DropFanOut {
       },
       () => {
         this.sending = false;
-        if (this.batch.length > 0) this.batchTimer ??= setTimeout(() => this.flush(), this.batchMs);
+        // the next batch a batchMs after this one began (at once when sending took longer)
+        const wait = Math.max(0, now + this.batchMs - Date.now());
+        if (this.batch.length > 0) this.batchTimer ??= setTimeout(() => this.flush(), wait);
       },
     );
   }
