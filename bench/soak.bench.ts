@@ -327,7 +327,7 @@ async function main(): Promise<void> {
         // reading it answers (reported as warmupReadingLateSeconds), and the run goes on
         afterWarmup = await metrics('gc=1&reset=1');
         if (!afterWarmup) continue;
-        warmupReadingLate = elapsed - WARMUP_SECONDS;
+        warmupReadingLate = Math.round(elapsed - WARMUP_SECONDS);
         for (const c of clients) c.tell({ type: 'measure' });
         cpuAtWarmup = sampleCpu();
         serverCpuAtWarmup = sampleCpu(child.pid);
@@ -421,7 +421,7 @@ async function main(): Promise<void> {
       players: PLAYERS,
       seconds: SECONDS,
       warmupSeconds: WARMUP_SECONDS,
-      warmupReadingLateSeconds: Math.round(warmupReadingLate),
+      warmupReadingLateSeconds: warmupReadingLate,
       actionEverySeconds: ACTION_EVERY_S,
       caseId,
       rateLimits: RATE_LIMITS,
