@@ -1,24 +1,38 @@
 // Soak: many simulated players against one server instance (a child process) for a long time. Each player
 // signs in with launch data signed here, holds one app socket (GET /api/ws, signed in: balance pushes and
 // the live feed) and acts about once every SOAK_ACTION_EVERY_S seconds (uniformly spread): an x1 opening,
-// an x3 opening or the sale of an item it won. The server reports its event-loop delay and memory over the
-// operator API (GET /api/admin/metrics); the bench reports them with the answers by status, p50/p99 per
-// route and the socket messages received, and prints PASS/FAIL against the targets: 10,000 players for 10
-// minutes, event-loop delay p99 < 50 ms, memory at the end within 10% of after the warm-up, zero 5xx.
+// an x3 opening or the sale of an item it won. The players are spread over SOAK_CLIENTS client processes
+// (bench/soak-client.ts; one per 2,500 players by default), each with keep-alive HTTP connections and, on
+// Linux, its own loopback source address (its own range of ephemeral ports). The clock starts once every
+// player is signed in and connected; the warm-up (SOAK_WARMUP_SECONDS) is left out of every figure: the
+// server's event-loop delay window is reset and its memory read after a collection when it ends, and the
+// clients count answers only after it.
+//
+// The server reports its event-loop delay and memory over the operator API (GET /api/admin/metrics); the
+// bench reports them with the answers by status, p50/p99 per route, requests that got no answer (counted
+// apart from the server's answers), the socket messages and bytes received, the CPU of the server, of the
+// clients and of the rest of the machine, and prints PASS/FAIL against the targets: 10,000 players for 10
+// minutes, event-loop delay p99 < 50 ms, memory at the end within 10% of after the warm-up, zero 5xx. A
+// client process whose own event loop lagged is reported as a FAIL of the bench itself (its figures would
+// be the client's).
 //
 // SOAK_PLAYERS (10000), SOAK_SECONDS (600), SOAK_ACTION_EVERY_S (20), SOAK_WARMUP_SECONDS (60, at most a
-// fifth of the run). On Postgres when TEST_DATABASE_URL is set (a database created and dropped for the run),
-// on embedded PGlite otherwise. The rate limits stay on, raised above one address's load, and are reported.
-import { spawn, type ChildProcess } from 'node:child_process';
+// fifth of the run), SOAK_CLIENTS, SOAK_PORT (8831), SOAK_CPU_PROF=<dir> (the server writes a CPU profile
+// there when it stops). On Postgres when TEST_DATABASE_URL is set (a database created and dropped for the
+// run), on embedded PGlite otherwise. The rate limits stay on, raised above one address's load, and are
+// reported. Open files: the server holds one per player and each client one per its players; the soft
+// limit is raised to the hard one for them, and a hard limit too low stops the bench before it starts
+// (raise it with `ulimit -Hn` / limits.conf).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { join, resolve } from 'node:path';
 import type { AdminMetricsResponse } from '../contract/metrics.ts';
 import { openDatabase, type Db } from '../server/db/index.ts';
-import { BOT_TOKEN, createTestDatabase, postgresUrl, signLaunchData } from '../tests/api/harness.ts';
+import { BOT_TOKEN, createTestDatabase, postgresUrl } from '../tests/api/harness.ts';
+import { otherCores, sampleCpu } from './cpu.ts';
 import { percentile, report } from './report.ts';
+import type { ClientConfig, ClientResult, FromClient, ToClient } from './soak-client.ts';
 
 const PLAYERS = Number(process.env.SOAK_PLAYERS ?? 10_000);
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
@@ -30,8 +44,10 @@ const ADMIN_KEY = 'soak-bench-operator-key-0123456789';
 const FIRST_ID = 7_000_000_000;
 /** Each player starts with this much (nanoTON): enough for the run, never the limit. */
 const GRANT_NANO = 100_000n * 1_000_000_000n;
-const SIGNIN_CONCURRENCY = 32;
-const SOCKET_CONCURRENCY = 200;
+const CLIENTS = Math.max(1, Number(process.env.SOAK_CLIENTS ?? Math.ceil(PLAYERS / 2500)));
+const CPU_PROF = process.env.SOAK_CPU_PROF ? resolve(process.env.SOAK_CPU_PROF) : null;
+/** A client process whose event-loop delay p99 passes this was itself a bottleneck. */
+const CLIENT_LAG_LIMIT_MS = 100;
 /** How often memory is sampled for the timeline. */
 const SAMPLE_EVERY_MS = 10_000;
 
@@ -47,20 +63,24 @@ const RATE_LIMITS = {
   RATE_LIMIT_SOCKETS_PER_ADDRESS: '100000000',
 };
 
-// `ws` (installed with @fastify/websocket) implements the standard WebSocket interface; no types of its own
-const requireCjs = createRequire(import.meta.url);
-const WS = requireCjs('ws') as typeof WebSocket;
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs task(i) for i in [0, n) with at most `limit` at once. */
-async function pool(n: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, n) }, async () => {
-      while (next < n) await task(next++);
-    }),
-  );
+/**
+ * Runs a command with the soft open-file limit raised to the hard one (a socket is a file; the default
+ * soft limit is often 1024).
+ */
+function spawnWithFiles(args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  return spawn('/bin/sh', ['-c', 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"', ...args], options);
+}
+
+/** The hard open-file limit of this machine's processes (null when it cannot be read). */
+function hardFileLimit(): number | null {
+  try {
+    const text = execFileSync('/bin/sh', ['-c', 'ulimit -Hn'], { encoding: 'utf8' }).trim();
+    return text === 'unlimited' ? Infinity : Number(text);
+  } catch {
+    return null;
+  }
 }
 
 // ── the database: players with funds, made before the server starts ─────────────────────────────────
@@ -118,7 +138,9 @@ async function prepareDatabase(): Promise<Target> {
 // ── the server ─────────────────────────────────────────────────────────────────────────────────────
 
 function startServer(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'server/main.ts'], {
+  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+  const node = [process.execPath, '--expose-gc', ...profile, '--import', 'tsx', 'server/main.ts'];
+  const child = spawnWithFiles(node, {
     env: {
       ...process.env,
       ...env,
@@ -136,6 +158,55 @@ function startServer(env: Record<string, string>): ChildProcess {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return child;
+}
+
+// ── the clients ────────────────────────────────────────────────────────────────────────────────────
+
+interface Client {
+  child: ChildProcess;
+  ready: Promise<{ signInSeconds: number; connectSeconds: number }>;
+  result: Promise<ClientResult>;
+  tell(message: ToClient): void;
+}
+
+function startClient(index: number, firstIndex: number, count: number, caseId: string): Client {
+  const config: ClientConfig = {
+    base: BASE,
+    firstId: FIRST_ID,
+    firstIndex,
+    count,
+    actionEveryS: ACTION_EVERY_S,
+    caseId,
+    // every 127.x address is this machine on Linux: each client gets its own ~28,000 ephemeral ports
+    localAddress: process.platform === 'linux' ? `127.0.1.${index + 1}` : null,
+  };
+  const child = spawnWithFiles([process.execPath, '--import', 'tsx', 'bench/soak-client.ts'], {
+    env: { ...process.env, SOAK_CLIENT_CONFIG: JSON.stringify(config) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let onReady: (v: { signInSeconds: number; connectSeconds: number }) => void = () => {};
+  let onResult: (v: ClientResult) => void = () => {};
+  let onFail: (err: Error) => void = () => {};
+  const ready = new Promise<{ signInSeconds: number; connectSeconds: number }>((res, rej) => {
+    onReady = res;
+    onFail = rej;
+  });
+  const result = new Promise<ClientResult>((res, rej) => {
+    onResult = res;
+    const previous = onFail;
+    onFail = (err) => {
+      previous(err);
+      rej(err);
+    };
+  });
+  result.catch(() => {}); // awaited later; a failure before then ends the run through `ready`
+  child.on('message', (message: FromClient) => {
+    if (message.type === 'ready') onReady(message);
+    else if (message.type === 'failed') onFail(new Error(`client ${index}: ${message.error}`));
+    else if (message.type === 'result') onResult(message);
+  });
+  child.on('exit', (code) => onFail(new Error(`client ${index} exited (${code})`)));
+  return { child, ready, result, tell: (message) => child.connected && child.send(message) };
 }
 
 async function waitReady(child: ChildProcess): Promise<void> {
@@ -181,223 +252,86 @@ async function mustMetrics(query: string): Promise<AdminMetricsResponse> {
   return m;
 }
 
-// ── the players ────────────────────────────────────────────────────────────────────────────────────
-
-interface Player {
-  id: number;
-  token: string;
-  socket: WebSocket | null;
-  /** items won and not sold yet */
-  items: string[];
-  timer: NodeJS.Timeout | null;
-  balanceVersion: bigint;
-  /** when the last money request was answered / its balance was pushed (ms, performance.now) */
-  answeredAt: number | null;
-  pushedAt: number | null;
-}
-
-const latencies = new Map<string, number[]>();
-const statuses = new Map<string, Record<string, number>>();
-const messages: Record<string, number> = {};
-let socketsClosedEarly = 0;
-let staleBalances = 0;
-/** ms from a money answer to its balance push (negative: the push came first) */
-const pushAfterAnswer: number[] = [];
-
-/** Pairs an answer with its push, whichever comes second. */
-function pair(player: Player, what: 'answered' | 'pushed'): void {
-  const now = performance.now();
-  if (what === 'answered') player.answeredAt = now;
-  else player.pushedAt = now;
-  if (player.answeredAt !== null && player.pushedAt !== null) {
-    if (measuring) pushAfterAnswer.push(player.pushedAt - player.answeredAt);
-    player.answeredAt = player.pushedAt = null;
-  }
-}
-let measuring = false;
-
-function record(route: string, ms: number, status: number | 'network'): void {
-  if (!measuring && route !== 'POST /api/auth/login') return;
-  let l = latencies.get(route);
-  if (!l) latencies.set(route, (l = []));
-  l.push(ms);
-  let s = statuses.get(route);
-  if (!s) statuses.set(route, (s = {}));
-  s[String(status)] = (s[String(status)] ?? 0) + 1;
-}
-
-async function call<T>(
-  route: string,
-  path: string,
-  init: { method?: string; token?: string; body?: unknown } = {},
-): Promise<{ status: number; body: T | null }> {
-  const t0 = performance.now();
-  try {
-    const res = await fetch(`${BASE}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await res.text();
-    record(route, performance.now() - t0, res.status);
-    return { status: res.status, body: res.ok && text ? (JSON.parse(text) as T) : null };
-  } catch {
-    record(route, performance.now() - t0, 'network');
-    return { status: 0, body: null };
-  }
-}
-
-async function signIn(i: number): Promise<Player> {
-  const id = FIRST_ID + i;
-  const initData = signLaunchData({ id, first_name: `Soak ${id}` }, BOT_TOKEN);
-  for (let attempt = 0; ; attempt++) {
-    const res = await call<{ token: string }>('POST /api/auth/login', '/api/auth/login', {
-      method: 'POST',
-      body: { initData },
-    });
-    if (res.body?.token) {
-      const player: Player = {
-        id,
-        token: res.body.token,
-        socket: null,
-        items: [],
-        timer: null,
-        balanceVersion: 0n,
-        answeredAt: null,
-        pushedAt: null,
-      };
-      return player;
-    }
-    if (attempt >= 3) throw new Error(`sign-in of player ${id} failed (${res.status})`);
-    await sleep(500);
-  }
-}
-
-function connect(player: Player): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = new WS(`${BASE.replace('http', 'ws')}/api/ws`);
-    player.socket = socket;
-    let signedIn = false;
-    socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'auth', token: player.token })));
-    socket.addEventListener('message', (event) => {
-      const text = String(event.data);
-      // every message starts with {"type":"<type>": read the type without parsing the whole message
-      const type = text.startsWith('{"type":"') ? text.slice(9, text.indexOf('"', 9)) : 'other';
-      messages[type] = (messages[type] ?? 0) + 1;
-      if (type === 'auth_ok' && !signedIn) {
-        signedIn = true;
-        resolve();
-      } else if (type === 'balance') {
-        const version = BigInt((JSON.parse(text) as { version: string }).version);
-        if (version <= player.balanceVersion) staleBalances++;
-        player.balanceVersion = version;
-        if (signedIn && measuring) pair(player, 'pushed');
-      }
-    });
-    socket.addEventListener('close', () => {
-      if (!signedIn) reject(new Error(`the socket of player ${player.id} closed before sign-in`));
-      else if (measuring) socketsClosedEarly++;
-    });
-    socket.addEventListener('error', () => {
-      if (!signedIn) reject(new Error(`the socket of player ${player.id} failed`));
-    });
-  });
-}
-
-let caseId = 'starter';
-
-async function act(player: Player): Promise<void> {
-  player.answeredAt = player.pushedAt = null;
-  await acted(player);
-  pair(player, 'answered');
-}
-
-async function acted(player: Player): Promise<void> {
-  const roll = Math.random();
-  if (roll < 0.35 && player.items.length > 0) {
-    const itemId = player.items.pop()!;
-    await call('POST /api/inventory/sell', '/api/inventory/sell', {
-      method: 'POST',
-      token: player.token,
-      body: { itemId, quantity: 1 },
-    });
-  } else if (roll < 0.5) {
-    const res = await call<{ results: { item: { id: string } }[] }>(
-      'POST /api/cases/open-multiple',
-      '/api/cases/open-multiple',
-      { method: 'POST', token: player.token, body: { caseId, amount: 3 } },
-    );
-    for (const r of res.body?.results ?? []) player.items.push(r.item.id);
-  } else {
-    const res = await call<{ item: { id: string } }>('POST /api/cases/open', '/api/cases/open', {
-      method: 'POST',
-      token: player.token,
-      body: { caseId },
-    });
-    if (res.body) player.items.push(res.body.item.id);
-  }
-}
-
-function schedule(player: Player, until: number): void {
-  const wait = Math.random() * 2 * ACTION_EVERY_S * 1000;
-  if (Date.now() + wait > until) return;
-  player.timer = setTimeout(() => {
-    void act(player).finally(() => schedule(player, until));
-  }, wait);
-}
-
 // ── the run ────────────────────────────────────────────────────────────────────────────────────────
 
 const mb = (bytes: number) => +(bytes / 1024 / 1024).toFixed(1);
 
+async function fetchCases(): Promise<string> {
+  const res = await fetch(`${BASE}/api/cases`);
+  const body = (await res.json()) as { cases: { id: string; price: string; isLocked?: boolean }[] };
+  const open = body.cases.filter((c) => !c.isLocked);
+  open.sort((a, b) => Number(a.price) - Number(b.price));
+  return open[0]?.id ?? 'starter';
+}
+
 async function main(): Promise<void> {
   console.log(
-    `soak: ${PLAYERS} players, ${SECONDS} s (warm-up ${WARMUP_SECONDS} s), an action per player every ` +
-      `${ACTION_EVERY_S} s on average`,
+    `soak: ${PLAYERS} players over ${CLIENTS} client processes, ${SECONDS} s (warm-up ${WARMUP_SECONDS} s), ` +
+      `an action per player every ${ACTION_EVERY_S} s on average`,
   );
+  const files = hardFileLimit();
+  const perClient = Math.ceil(PLAYERS / CLIENTS);
+  if (files !== null && files < PLAYERS + 1024) {
+    throw new Error(
+      `the open-file limit (hard ${files}) is too low for ${PLAYERS} sockets on the server: raise it to at ` +
+        `least ${PLAYERS + 1024} (ulimit -Hn, /etc/security/limits.conf)`,
+    );
+  }
   const target = await prepareDatabase();
   const child = startServer(target.env);
-  const players: Player[] = [];
+  const clients: Client[] = [];
   try {
     await waitReady(child);
     const atStart = await mustMetrics('gc=1');
-    const cases = await call<{ cases: { id: string; price: string; isLocked?: boolean }[] }>(
-      'GET /api/cases',
-      '/api/cases',
-    );
-    const open = (cases.body?.cases ?? []).filter((c) => !c.isLocked);
-    open.sort((a, b) => Number(a.price) - Number(b.price));
-    caseId = open[0]?.id ?? caseId;
+    const caseId = await fetchCases();
 
-    let t0 = performance.now();
-    const signedIn: Player[] = new Array<Player>(PLAYERS);
-    await pool(PLAYERS, SIGNIN_CONCURRENCY, async (i) => {
-      signedIn[i] = await signIn(i);
-    });
-    players.push(...signedIn);
-    const signInSeconds = (performance.now() - t0) / 1000;
-    console.log(`signed in ${PLAYERS} players in ${signInSeconds.toFixed(1)} s`);
-    t0 = performance.now();
-    await pool(PLAYERS, SOCKET_CONCURRENCY, (i) => connect(players[i]!));
-    const connectSeconds = (performance.now() - t0) / 1000;
-    console.log(`opened and signed in ${PLAYERS} sockets in ${connectSeconds.toFixed(1)} s`);
+    const t0 = Date.now();
+    for (let k = 0; k < CLIENTS; k++) {
+      const first = k * perClient;
+      const count = Math.min(perClient, PLAYERS - first);
+      if (count > 0) clients.push(startClient(k, first, count, caseId));
+    }
+    const ready = await Promise.all(clients.map((c) => c.ready));
+    const readySeconds = (Date.now() - t0) / 1000;
+    console.log(
+      `${PLAYERS} players signed in and connected in ${readySeconds.toFixed(1)} s (sign-in ` +
+        `${Math.max(...ready.map((r) => r.signInSeconds)).toFixed(1)} s, sockets ` +
+        `${Math.max(...ready.map((r) => r.connectSeconds)).toFixed(1)} s, slowest client)`,
+    );
 
     const started = Date.now();
     const until = started + SECONDS * 1000;
-    measuring = true;
-    for (const p of players) schedule(p, until);
-    const timeline: { atSeconds: number; rssMB: number; heapUsedMB: number; lagP99Ms: number }[] = [];
+    for (const c of clients) c.tell({ type: 'go', until });
+    const timeline: {
+      atSeconds: number;
+      rssMB: number;
+      heapUsedMB: number;
+      lagP99Ms: number;
+      serverCores: number | null;
+    }[] = [];
     let afterWarmup: AdminMetricsResponse | null = null;
+    let warmupReadingLate = 0;
+    let cpuAtWarmup: ReturnType<typeof sampleCpu> = null;
+    let serverCpuAtWarmup: ReturnType<typeof sampleCpu> = null;
+    let lastServerCpu = sampleCpu(child.pid);
     while (Date.now() < until) {
       await sleep(Math.min(SAMPLE_EVERY_MS, until - Date.now()));
       const elapsed = (Date.now() - started) / 1000;
+      const serverCpu = sampleCpu(child.pid);
+      const serverCores = cores(lastServerCpu, serverCpu);
+      lastServerCpu = serverCpu;
       if (!afterWarmup && elapsed >= WARMUP_SECONDS) {
-        // the measured phase starts: memory after collection, and a fresh event-loop delay window
-        afterWarmup = await mustMetrics('gc=1&reset=1');
-        timeline.push(sample(elapsed, afterWarmup));
+        // the measured phase starts: memory after collection, a fresh event-loop delay window, and the
+        // clients count from now
+        // a server too busy to answer is itself a finding: the measured phase then starts at the first
+        // reading it answers (reported as warmupReadingLateSeconds), and the run goes on
+        afterWarmup = await metrics('gc=1&reset=1');
+        if (!afterWarmup) continue;
+        warmupReadingLate = Math.round(elapsed - WARMUP_SECONDS);
+        for (const c of clients) c.tell({ type: 'measure' });
+        cpuAtWarmup = sampleCpu();
+        serverCpuAtWarmup = sampleCpu(child.pid);
+        timeline.push(sample(elapsed, afterWarmup, serverCores));
         console.log(
           `warm-up over: rss ${mb(afterWarmup.memory.rss)} MB, heap ${mb(afterWarmup.memory.heapUsed)} MB`,
         );
@@ -405,17 +339,53 @@ async function main(): Promise<void> {
       }
       const m = await metrics('');
       if (!m) continue;
-      timeline.push(sample(elapsed, m));
+      timeline.push(sample(elapsed, m, serverCores));
       console.log(
         `${elapsed.toFixed(0)} s: lag p99 ${m.eventLoop.p99Ms.toFixed(1)} ms, rss ${mb(m.memory.rss)} MB, ` +
-          `heap ${mb(m.memory.heapUsed)} MB, sockets ${m.appSockets}`,
+          `heap ${mb(m.memory.heapUsed)} MB, sockets ${m.appSockets}, server ${serverCores ?? '?'} cores`,
       );
     }
-    for (const p of players) if (p.timer) clearTimeout(p.timer);
-    await sleep(2000); // the last actions answer
-    measuring = false;
+    // the clients stop acting and wait for their last answers; the sockets stay open for the last reading
+    for (const c of clients) c.tell({ type: 'stop' });
+    const results = await Promise.all(clients.map((c) => c.result));
+    const cpuAtEnd = sampleCpu();
+    const serverCpuAtEnd = sampleCpu(child.pid);
     const atEnd = await mustMetrics('gc=1');
     afterWarmup ??= atEnd;
+    for (const c of clients) c.tell({ type: 'close' });
+
+    // the clients' figures together
+    const latencies = new Map<string, number[]>();
+    const statuses = new Map<string, Record<string, number>>();
+    const clientErrors: Record<string, Record<string, number>> = {};
+    const messages: Record<string, number> = {};
+    let socketBytes = 0;
+    let socketsClosed = 0;
+    let socketErrors = 0;
+    let staleBalances = 0;
+    const pushAfterAnswer: number[] = [];
+    for (const r of results) {
+      for (const [route, l] of Object.entries(r.latencies)) {
+        const all = latencies.get(route) ?? [];
+        for (const v of l) all.push(v);
+        latencies.set(route, all);
+      }
+      for (const [route, s] of Object.entries(r.statuses)) {
+        const all = statuses.get(route) ?? {};
+        for (const [k, n] of Object.entries(s)) all[k] = (all[k] ?? 0) + n;
+        statuses.set(route, all);
+      }
+      for (const [route, e] of Object.entries(r.clientErrors)) {
+        const all = (clientErrors[route] ??= {});
+        for (const [k, n] of Object.entries(e)) all[k] = (all[k] ?? 0) + n;
+      }
+      for (const [k, n] of Object.entries(r.messages)) messages[k] = (messages[k] ?? 0) + n;
+      socketBytes += r.socketBytes;
+      socketsClosed += r.socketsClosed;
+      socketErrors += r.socketErrors;
+      staleBalances += r.staleBalances;
+      for (const v of r.pushAfterAnswer) pushAfterAnswer.push(v);
+    }
 
     const byRoute: Record<string, unknown> = {};
     const byStatus: Record<string, number> = {};
@@ -423,10 +393,11 @@ async function main(): Promise<void> {
     for (const [route, l] of latencies) {
       const s = statuses.get(route) ?? {};
       byRoute[route] = {
-        requests: l.length,
+        answers: l.length,
         p50Ms: +percentile(l, 50).toFixed(1),
         p99Ms: +percentile(l, 99).toFixed(1),
         byStatus: s,
+        noAnswer: clientErrors[route] ?? {},
       };
       if (route === 'POST /api/auth/login') continue;
       for (const [status, n] of Object.entries(s)) {
@@ -434,23 +405,30 @@ async function main(): Promise<void> {
         answers += n;
       }
     }
+    const noAnswer = Object.values(clientErrors)
+      .flatMap((e) => Object.values(e))
+      .reduce((a, b) => a + b, 0);
     const errors5xx = Object.entries(byStatus)
       .filter(([s]) => /^5\d\d$/.test(s))
       .reduce((sum, [, n]) => sum + n, 0);
     const rssGrowth = afterWarmup.memory.rss > 0 ? atEnd.memory.rss / afterWarmup.memory.rss - 1 : 0;
     const heapGrowth =
       afterWarmup.memory.heapUsed > 0 ? atEnd.memory.heapUsed / afterWarmup.memory.heapUsed - 1 : 0;
-    const measuredSeconds = SECONDS - WARMUP_SECONDS;
+    const measuredSeconds = SECONDS - WARMUP_SECONDS - warmupReadingLate;
+    const clientLagP99 = Math.max(...results.map((r) => r.lagP99Ms));
     const figures = {
       database: target.label,
       players: PLAYERS,
       seconds: SECONDS,
       warmupSeconds: WARMUP_SECONDS,
+      warmupReadingLateSeconds: warmupReadingLate,
       actionEverySeconds: ACTION_EVERY_S,
       caseId,
       rateLimits: RATE_LIMITS,
-      signInSeconds: +signInSeconds.toFixed(1),
-      socketConnectSeconds: +connectSeconds.toFixed(1),
+      clientProcesses: clients.length,
+      readySeconds: +readySeconds.toFixed(1),
+      signInSeconds: +Math.max(...ready.map((r) => r.signInSeconds)).toFixed(1),
+      socketConnectSeconds: +Math.max(...ready.map((r) => r.connectSeconds)).toFixed(1),
       eventLoopLag: {
         p50Ms: +atEnd.eventLoop.p50Ms.toFixed(2),
         p99Ms: +atEnd.eventLoop.p99Ms.toFixed(2),
@@ -466,11 +444,14 @@ async function main(): Promise<void> {
         heapGrowthPct: +(heapGrowth * 100).toFixed(1),
       },
       answers,
-      answersPerSecond: +(answers / SECONDS).toFixed(1),
+      answersPerSecond: +(answers / measuredSeconds).toFixed(1),
       answersByStatus: byStatus,
+      requestsWithoutAnswer: noAnswer,
       routes: byRoute,
       socketMessages: messages,
-      socketsClosedDuringRun: socketsClosedEarly,
+      socketMBPerSecond: +(socketBytes / 1024 / 1024 / measuredSeconds).toFixed(2),
+      socketsClosedDuringRun: socketsClosed,
+      socketErrors,
       metricsReadingsMissed: metricsMissed,
       balancePushesOutOfOrder: staleBalances,
       balancePushAfterAnswerMs: {
@@ -478,6 +459,35 @@ async function main(): Promise<void> {
         p50: +percentile(pushAfterAnswer, 50).toFixed(1),
         p99: +percentile(pushAfterAnswer, 99).toFixed(1),
       },
+      /** the database work of the measured phase, per answer (the balance reads and the catch-ups included) */
+      databasePerAnswer:
+        answers > 0 && atEnd.database && afterWarmup.database // (a server from before the figure: none)
+          ? {
+              statements: +((atEnd.database.statements - afterWarmup.database.statements) / answers).toFixed(
+                2,
+              ),
+              pooledConnections: +(
+                (atEnd.database.acquisitions - afterWarmup.database.acquisitions) /
+                answers
+              ).toFixed(2),
+              poolWaitMs: +(
+                (atEnd.database.acquireWaitMs - afterWarmup.database.acquireWaitMs) /
+                answers
+              ).toFixed(1),
+              connectionHeldMs: +((atEnd.database.heldMs - afterWarmup.database.heldMs) / answers).toFixed(1),
+            }
+          : null,
+      serverCpuMsPerAnswer:
+        answers > 0 && serverCpuAtWarmup && serverCpuAtEnd
+          ? +((((serverCpuAtEnd.ours - serverCpuAtWarmup.ours) / TICKS) * 1000) / answers).toFixed(2)
+          : null,
+      cpuCores: {
+        server: cores(serverCpuAtWarmup, serverCpuAtEnd),
+        clients: +results.reduce((a, r) => a + r.cpuCores, 0).toFixed(2),
+        restOfMachine: otherCores(cpuAtWarmup, cpuAtEnd),
+        note: 'over the measured phase; the rest of the machine includes the database',
+      },
+      clientLag: results.map((r) => ({ p99Ms: +r.lagP99Ms.toFixed(1), maxMs: +r.lagMaxMs.toFixed(1) })),
       timeline,
     };
     const lines = [
@@ -494,20 +504,21 @@ async function main(): Promise<void> {
         `memory at the end vs after warm-up: rss ${pct(rssGrowth)}, heap ${pct(heapGrowth)} (target within 10%)`,
       ),
       pass(errors5xx === TARGETS.errors5xx, `5xx answers: ${errors5xx} of ${answers} (target 0)`),
+      pass(noAnswer === 0, `requests without an answer (timeouts, resets): ${noAnswer} (target 0)`),
+      pass(socketsClosed === 0, `sockets lost during the run: ${socketsClosed}`),
       pass(
-        (byStatus.network ?? 0) === 0,
-        `requests without an answer (timeouts, resets): ${byStatus.network ?? 0} of ${answers} (target 0)`,
+        clientLagP99 < CLIENT_LAG_LIMIT_MS,
+        `bench: client processes' event-loop lag p99 ${clientLagP99.toFixed(1)} ms (under ` +
+          `${CLIENT_LAG_LIMIT_MS} ms, else the figures are partly the clients')`,
       ),
-      pass(socketsClosedEarly === 0, `sockets lost during the run: ${socketsClosedEarly}`),
     ];
     report('soak', { ...figures, verdict: lines });
     for (const line of lines) console.log(line);
     if (lines.some((l) => l.startsWith('FAIL'))) process.exitCode = 1;
   } finally {
-    measuring = false;
-    for (const p of players) {
-      if (p.timer) clearTimeout(p.timer);
-      p.socket?.close();
+    for (const c of clients) {
+      c.tell({ type: 'close' });
+      c.child.kill('SIGTERM');
     }
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
@@ -515,12 +526,26 @@ async function main(): Promise<void> {
   }
 }
 
-function sample(atSeconds: number, m: AdminMetricsResponse) {
+/** CPU of one process tree between two samples, in cores. */
+function cores(a: ReturnType<typeof sampleCpu>, b: ReturnType<typeof sampleCpu>): number | null {
+  if (!a || !b || b.at <= a.at) return null;
+  return +((b.ours - a.ours) / TICKS / ((b.at - a.at) / 1000)).toFixed(2);
+}
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+function sample(atSeconds: number, m: AdminMetricsResponse, serverCores: number | null) {
   return {
     atSeconds: Math.round(atSeconds),
     rssMB: mb(m.memory.rss),
     heapUsedMB: mb(m.memory.heapUsed),
     lagP99Ms: +m.eventLoop.p99Ms.toFixed(2),
+    serverCores,
   };
 }
 
@@ -528,5 +553,4 @@ const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const pass = (ok: boolean, text: string) => `${ok ? 'PASS' : 'FAIL'} ${text}`;
 
 await main();
-// keep-alive connections and closing sockets would hold the process a while longer
 process.exit(process.exitCode ?? 0);

@@ -32,5 +32,15 @@ export const AdminMetricsResponse = Type.Object({
   collected: Type.Boolean(),
   /** open app sockets on this instance */
   appSockets: Type.Number(),
+  /**
+   * the database layer since the process opened it (server/db/stats.ts): statements, pooled connections
+   * handed out, and the total ms spent waiting for one and holding one
+   */
+  database: Type.Object({
+    statements: Type.Number(),
+    acquisitions: Type.Number(),
+    acquireWaitMs: Type.Number(),
+    heldMs: Type.Number(),
+  }),
 });
 export type AdminMetricsResponse = Static<typeof AdminMetricsResponse>;

@@ -17,7 +17,17 @@ import type { Db } from '../db/index.ts';
 import type { EventBus } from './bus.ts';
 import { BATTLES_CHANNEL, isBattleEvent } from './battles.ts';
 import { DEPOSITS_CHANNEL, depositMessage } from './deposits.ts';
-import { DROPS_CHANNEL, DropFanOut, isDropEvent, latestDrops, type FeedSocket } from './feed.ts';
+import {
+  DROPS_CHANNEL,
+  DropFanOut,
+  frame,
+  inSlices,
+  isDropEvent,
+  latestDrops,
+  sendFrame,
+  sharedLatestDrops,
+  type FeedSocket,
+} from './feed.ts';
 import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from './sockets.ts';
 
 /**
@@ -33,6 +43,8 @@ import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from 
 
 /** Bus channel of committed balances. */
 const BALANCES_CHANNEL = 'balances';
+/** Commits within this many ms have their balances read together (a push waits at most this long). */
+const BALANCE_READ_WINDOW_MS = 20;
 /** Players read in one statement after commits. */
 const READ_CHUNK = 500;
 /** Balances in one bus message (about 60 bytes each; a message holds under 8000). */
@@ -92,14 +104,15 @@ async function readBalances(db: Db, userIds: readonly bigint[]): Promise<Balance
 }
 
 /**
- * Publishes the balances of the players whose transactions commit, after the commit. Hints arriving in the
- * same turn of the event loop are read together (one statement per READ_CHUNK players).
+ * Publishes the balances of the players whose transactions commit, after the commit. Hints arriving within
+ * BALANCE_READ_WINDOW_MS are read together (one statement per READ_CHUNK players): hundreds of commits a
+ * second cost a few dozen reads, not one pooled connection each.
  */
 function startBalancePublisher(ctx: AppContext, log: FastifyBaseLogger): () => void {
   let waiting = new Set<bigint>();
-  let scheduled = false;
+  let timer: NodeJS.Timeout | null = null;
   const flush = async () => {
-    scheduled = false;
+    timer = null;
     const ids = [...waiting];
     waiting = new Set();
     for (let i = 0; i < ids.length; i += READ_CHUNK) {
@@ -116,12 +129,15 @@ function startBalancePublisher(ctx: AppContext, log: FastifyBaseLogger): () => v
       }
     }
   };
-  return ctx.database.ledger.add((users) => {
+  const stop = ctx.database.ledger.add((users) => {
     for (const u of users) waiting.add(u);
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => void flush());
+    timer ??= setTimeout(() => void flush(), BALANCE_READ_WINDOW_MS);
   });
+  return () => {
+    stop();
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
 }
 
 interface Client {
@@ -190,34 +206,39 @@ class AppSockets {
   toUser(userId: string, message: AppSocketServerMessage): void {
     const set = this.byUser.get(userId);
     if (!set) return;
-    const text = JSON.stringify(message);
-    for (const client of set) send(client.socket, text);
+    const data = frame(message);
+    for (const client of set) send(client.socket, data);
   }
 
+  /** A battle event to the sockets watching it: encoded once, sent in slices. */
   battle(event: BattleEventMessage): void {
-    let text: string | null = null;
-    for (const client of this.clients) {
+    let data: Buffer | null = null;
+    inSlices([...this.clients], (client) => {
       if (client.battles === 'all' || client.battles.has(event.id)) {
-        text ??= JSON.stringify(event);
-        send(client.socket, text);
+        data ??= frame(event);
+        send(client.socket, data);
       }
-    }
+    });
   }
 
-  /** Protocol pings (a socket that missed the last one is cut) and an {type: 'hb'} the client can hear. */
+  /**
+   * Protocol pings (a socket that missed the last one is cut) and an {type: 'hb'} the client can hear, in
+   * slices: ten thousand sockets never hold the event loop at once.
+   */
   private beat(): void {
-    for (const client of this.clients) {
+    inSlices([...this.clients], (client) => {
+      if (!this.clients.has(client)) return;
       const { socket } = client;
       if (this.alive.get(client) === false) {
         socket.terminate();
-        continue;
+        return;
       }
       this.alive.set(client, false);
       if (socket.readyState === OPEN) {
         socket.ping();
-        send(socket, '{"type":"hb"}');
+        sendFrame(socket, HEARTBEAT);
       }
-    }
+    });
   }
 
   get size(): number {
@@ -229,9 +250,13 @@ class AppSockets {
   }
 }
 
+const HEARTBEAT = Buffer.from('{"type":"hb"}');
+const AUTH_OK = Buffer.from('{"type":"auth_ok"}');
+const AUTH_FAILED = Buffer.from('{"type":"auth_failed"}');
+
 /** Sends unless the socket is closed or too far behind (the feed closes those). */
-function send(socket: FeedSocket, text: string): void {
-  if (socket.readyState === OPEN) socket.send(text);
+function send(socket: FeedSocket, data: Buffer): void {
+  if (socket.readyState === OPEN) sendFrame(socket, data);
 }
 
 function balanceMessage(event: BalanceEvent): BalanceMessage {
@@ -250,6 +275,7 @@ async function verify(ctx: AppContext, token: string): Promise<bigint | null> {
 export function appSocketRoutes(app: App, ctx: AppContext): () => number {
   const sockets = new AppSockets();
   const feed = new DropFanOut(app.log, FEED_BATCH_MS, false);
+  const newest = sharedLatestDrops(ctx.db);
   const floods = new ThrottledWarning(app.log, 'app sockets closed for sending too many messages');
   const stopPublisher = startBalancePublisher(ctx, app.log);
   const bus: EventBus = ctx.bus;
@@ -290,7 +316,7 @@ export function appSocketRoutes(app: App, ctx: AppContext): () => number {
     limitSocketMessages(socket as Socket, ctx.config.socketMessagesPer10s, () => floods.count());
     const client: Client = { socket, userId: null, battles: new Set(), authing: null };
     sockets.add(client);
-    feed.join(socket, after, () => latestDrops(ctx.db, after));
+    feed.join(socket, after, () => (after === null ? newest() : latestDrops(ctx.db, after)));
 
     const authenticate = async (token: string) => {
       let userId: bigint | null = null;
@@ -301,14 +327,14 @@ export function appSocketRoutes(app: App, ctx: AppContext): () => number {
       }
       if (socket.readyState !== OPEN) return;
       if (userId === null) {
-        send(socket, '{"type":"auth_failed"}');
+        send(socket, AUTH_FAILED);
         return;
       }
       sockets.signIn(client, userId.toString());
-      send(socket, '{"type":"auth_ok"}');
+      send(socket, AUTH_OK);
       // the balance now: the client starts from it (and catches up whatever it missed while away)
       const [now] = await readBalances(ctx.db, [userId]);
-      if (now && client.userId === now.u) send(socket, JSON.stringify(balanceMessage(now)));
+      if (now && client.userId === now.u) send(socket, frame(balanceMessage(now)));
     };
 
     socket.on('message', (data) => {

@@ -16,7 +16,8 @@ import type { Db, OpenedDatabase } from '../db/index.ts';
  *
  * - PGlite (one process): in-process delivery.
  * - Postgres: publish() delivers in-process at once and sends NOTIFY on one shared Postgres channel (on the
- *   dedicated listener connection while it is up, the pool otherwise); each instance LISTENs on that
+ *   dedicated listener connection while it is up, the pool otherwise; what is published while a NOTIFY
+ *   statement runs leaves together in the next one); each instance LISTENs on that
  *   connection and delivers what other instances published. A dropped
  *   listener connection reconnects with backoff (messages published meanwhile are not replayed).
  */
@@ -25,8 +26,7 @@ export interface EventBus {
   publish(channel: string, payload: unknown): Promise<void>;
   /**
    * Sends several payloads on one channel, in order, as publish would one by one but in one go (one
-   * statement on Postgres). Equal payloads in one call may arrive once elsewhere (Postgres folds equal
-   * notifications of one transaction): give each its own id.
+   * statement on Postgres).
    */
   publishAll(channel: string, payloads: readonly unknown[]): Promise<void>;
   /** Calls handler for every payload published on channel (from any instance); returns the unsubscribe. */
@@ -37,6 +37,8 @@ export interface EventBus {
 
 /** Postgres's limit on a NOTIFY payload is 8000 bytes; the envelope counts. */
 export const MAX_MESSAGE_BYTES = 7900;
+/** Most NOTIFYs sent in one statement. */
+const MAX_NOTIFIES_PER_STATEMENT = 200;
 /** The one Postgres channel every bus message travels on. */
 const PG_CHANNEL = 'giftcases_bus';
 const CHANNEL_NAME = /^[a-z][a-z0-9_.:-]{0,63}$/;
@@ -48,6 +50,8 @@ interface Envelope {
   c: string;
   /** payload */
   p: unknown;
+  /** the publisher's sequence number */
+  n: number;
 }
 
 /** In-process delivery shared by both implementations. */
@@ -101,6 +105,12 @@ class PostgresBus extends LocalBus {
   private retryTimer: NodeJS.Timeout | null = null;
   private failures = 0;
   private readonly dropped = new WeakSet<pg.Client>();
+  /** numbers this instance's messages: no two are equal, so Postgres never folds two into one */
+  private sequence = 0;
+  private readonly outbox: { texts: string[]; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private draining = false;
+  /** how this instance's own notifications begin (they were delivered at publish: skipped unparsed) */
+  private readonly ownPrefix = `{"i":"${this.instance}"`;
 
   constructor(
     private readonly db: Db,
@@ -116,29 +126,66 @@ class PostgresBus extends LocalBus {
   }
 
   override async publish(channel: string, payload: unknown): Promise<void> {
-    const text = encode(this.instance, channel, payload);
+    const text = encode(this.instance, channel, payload, this.sequence++);
     if (this.closed) return;
     this.deliver(channel, payload);
+    await this.notify([text]);
+  }
+
+  /** One statement for all of them: NOTIFYs of one statement are sent in the order they are listed. */
+  override async publishAll(channel: string, payloads: readonly unknown[]): Promise<void> {
+    const texts = payloads.map((payload) => encode(this.instance, channel, payload, this.sequence++));
+    if (this.closed || texts.length === 0) return;
+    for (const payload of payloads) this.deliver(channel, payload);
+    await this.notify(texts);
+  }
+
+  /**
+   * Queues NOTIFYs: one statement at a time, holding whatever was queued while the previous one ran (at
+   * most MAX_NOTIFIES_PER_STATEMENT), so hundreds of publishes a second cost a few statements, in order.
+   */
+  private notify(texts: string[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.outbox.push({ texts, resolve, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    while (this.outbox.length > 0) {
+      const batch = [this.outbox.shift()!];
+      let count = batch[0]!.texts.length;
+      while (this.outbox.length > 0 && count + this.outbox[0]!.texts.length <= MAX_NOTIFIES_PER_STATEMENT) {
+        const next = this.outbox.shift()!;
+        count += next.texts.length;
+        batch.push(next);
+      }
+      try {
+        await this.send(batch.flatMap((entry) => entry.texts));
+        for (const entry of batch) entry.resolve();
+      } catch (err) {
+        for (const entry of batch) entry.reject(err);
+      }
+    }
+    this.draining = false;
+  }
+
+  private async send(texts: string[]): Promise<void> {
     // on the listener's own connection when it is up: a publish never waits for a pooled connection, so
     // a pool busy with requests does not hold up (or time out) the feed and balance pushes
     const client = this.client;
     if (client) {
       try {
-        await client.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, text]);
+        const calls = texts.map((_, i) => `pg_notify($1, $${i + 2})`).join(', ');
+        await client.query(`SELECT ${calls}`, [PG_CHANNEL, ...texts]);
         return;
       } catch (err) {
         if (this.closed) return; // shutting down: the connection was ended under it
         this.log?.warn({ err }, 'bus: NOTIFY on the listener connection failed; using the pool');
       }
     }
-    await sql`SELECT pg_notify(${PG_CHANNEL}, ${text})`.execute(this.db);
-  }
-
-  /** One statement for all of them: NOTIFYs of one statement are sent in the order they are listed. */
-  override async publishAll(channel: string, payloads: readonly unknown[]): Promise<void> {
-    const texts = payloads.map((payload) => encode(this.instance, channel, payload));
-    if (this.closed || texts.length === 0) return;
-    for (const payload of payloads) this.deliver(channel, payload);
+    if (this.closed) return;
     const notifies = texts.map((text) => sql`pg_notify(${PG_CHANNEL}, ${text})`);
     await sql`SELECT ${sql.join(notifies)}`.execute(this.db);
   }
@@ -147,7 +194,7 @@ class PostgresBus extends LocalBus {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (msg) => {
-      if (msg.channel !== PG_CHANNEL || !msg.payload) return;
+      if (msg.channel !== PG_CHANNEL || !msg.payload || msg.payload.startsWith(this.ownPrefix)) return;
       let env: Envelope;
       try {
         env = JSON.parse(msg.payload) as Envelope;
@@ -210,9 +257,9 @@ function checkChannel(channel: string): void {
   if (!CHANNEL_NAME.test(channel)) throw new RangeError(`bad bus channel name: ${channel}`);
 }
 
-function encode(instance: string, channel: string, payload: unknown): string {
+function encode(instance: string, channel: string, payload: unknown, sequence = 0): string {
   checkChannel(channel);
-  const text = JSON.stringify({ i: instance, c: channel, p: payload } satisfies Envelope);
+  const text = JSON.stringify({ i: instance, c: channel, p: payload, n: sequence } satisfies Envelope);
   if (text === undefined) throw new TypeError('a bus payload must be JSON');
   if (Buffer.byteLength(text) > MAX_MESSAGE_BYTES) {
     throw new RangeError(`bus message on ${channel} is over ${MAX_MESSAGE_BYTES} bytes`);

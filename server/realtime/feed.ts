@@ -107,6 +107,21 @@ export async function latestDrops(
 }
 
 /**
+ * The catch-up of sockets connecting without `after` (the newest drops: the same for all of them), read
+ * once for all the sockets that joined before the read begins: a storm of reconnects costs one read per
+ * turn of the event loop, not one per socket. A shared read begins only after each of its sockets has
+ * joined the fan-out, so none misses a drop (see DropFanOut.join).
+ */
+export function sharedLatestDrops(db: Db): () => Promise<DropEvent[]> {
+  let next: Promise<DropEvent[]> | null = null;
+  return () =>
+    (next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      next = null; // sockets joining from now on wait for a read that begins after them
+      return latestDrops(db, null);
+    }));
+}
+
+/**
  * Announces committed openings on the bus, in order, without holding up the caller. Call it only after
  * the opening's transaction has committed: a rolled-back opening must never be announced.
  */
@@ -166,11 +181,49 @@ export interface FeedSocket extends Socket {
 interface Member {
   /** live drops waiting for the catch-up to go first; null once it has gone */
   pending: DropEvent[] | null;
-  /** ids of the catch-up batch: a live copy of one of them arriving later is not sent again */
-  sent: Set<string>;
+  /**
+   * ids of the catch-up batch: a live copy of one of them arriving later is not sent again. Such a copy
+   * (committed before the catch-up was read, announced after) comes within moments of the read, so the
+   * set is let go SENT_WATCH_MS after it: until then a batch is checked against it, after that every
+   * socket shares the one serialised frame.
+   */
+  sent: Set<string> | null;
+  /** when `sent` is let go (ms, Date.now) */
+  sentUntil: number;
 }
 
 const OPEN = 1;
+const PONG = Buffer.from('{"type":"pong"}');
+/** How long a socket's catch-up ids are watched for late live copies. */
+const SENT_WATCH_MS = 15_000;
+/** Sockets sent to in one go: a fan-out to many sockets yields to the event loop between slices. */
+export const FAN_OUT_SLICE = 500;
+
+/** A message as one UTF-8 buffer: encoded once, the same bytes go to every socket. */
+export function frame(message: unknown): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
+/** Sends a frame as a text message (never waits). */
+export function sendFrame(socket: Socket, data: Buffer): void {
+  socket.send(data, TEXT);
+}
+const TEXT = { binary: false } as const;
+
+/**
+ * Runs visit(item) for every item, FAN_OUT_SLICE at a time with a turn of the event loop between slices
+ * (so a send to ten thousand sockets never holds the loop for long); calls done after the last one.
+ */
+export function inSlices<T>(items: readonly T[], visit: (item: T) => void, done?: () => void): void {
+  let at = 0;
+  const step = () => {
+    const end = Math.min(items.length, at + FAN_OUT_SLICE);
+    for (; at < end; at++) visit(items[at]!);
+    if (at < items.length) setImmediate(step);
+    else done?.();
+  };
+  step();
+}
 
 /** The feed sockets of one instance (of one socket route). */
 export class DropFanOut {
@@ -178,6 +231,8 @@ export class DropFanOut {
   private readonly hub: SocketHub | null;
   private batch: DropEvent[] = [];
   private batchTimer: NodeJS.Timeout | null = null;
+  /** a batch is on its way to the sockets (in slices) */
+  private sending = false;
 
   /**
    * batchMs > 0 sends new drops in batches (see deliver); `heartbeat` false leaves the pings to the caller
@@ -200,18 +255,21 @@ export class DropFanOut {
     if (this.batchMs > 0) {
       this.batch.push(drop);
       if (this.batch.length > DROP_FEED_CATCH_UP) this.batch.shift();
-      this.batchTimer ??= setTimeout(() => this.flush(), this.batchMs);
+      if (!this.sending) this.batchTimer ??= setTimeout(() => this.flush(), this.batchMs);
       return;
     }
-    let text: string | null = null;
+    let data: Buffer | null = null;
+    const now = Date.now();
     for (const [socket, member] of this.members) {
       if (member.pending) {
         if (member.pending.length >= MAX_PENDING) member.pending.shift();
         member.pending.push(drop);
-      } else if (!member.sent.delete(drop.id)) {
-        text ??= JSON.stringify({ type: 'drop', drop } satisfies DropMessage);
-        this.send(socket, text);
+        continue;
       }
+      if (member.sent && now > member.sentUntil) member.sent = null;
+      if (member.sent?.delete(drop.id)) continue;
+      data ??= frame({ type: 'drop', drop } satisfies DropMessage);
+      this.send(socket, data);
     }
   }
 
@@ -220,31 +278,43 @@ export class DropFanOut {
     const drops = this.batch.reverse(); // newest first
     this.batch = [];
     if (drops.length === 0) return;
-    let text: string | null = null;
-    for (const [socket, member] of this.members) {
-      if (member.pending) {
-        member.pending.push(...drops);
-        if (member.pending.length > MAX_PENDING)
-          member.pending.splice(0, member.pending.length - MAX_PENDING);
-        continue;
-      }
-      let own = drops;
-      if (member.sent.size > 0) {
-        own = drops.filter((d) => !member.sent.delete(d.id));
-        if (own.length === 0) continue;
-      }
-      if (own === drops) {
-        text ??= JSON.stringify({ type: 'drops', drops } satisfies DropsMessage);
-        this.send(socket, text);
-      } else {
-        this.send(socket, JSON.stringify({ type: 'drops', drops: own } satisfies DropsMessage));
-      }
-    }
+    // one frame for every socket; the sockets of this moment, in slices. Batches collect meanwhile and
+    // the next one leaves after this one has gone to every socket (so they arrive in order).
+    this.sending = true;
+    let shared: Buffer | null = null;
+    const now = Date.now();
+    inSlices(
+      [...this.members],
+      ([socket, member]) => {
+        if (this.members.get(socket) !== member) return; // gone meanwhile
+        if (member.pending) {
+          member.pending.push(...drops);
+          if (member.pending.length > MAX_PENDING)
+            member.pending.splice(0, member.pending.length - MAX_PENDING);
+          return;
+        }
+        if (member.sent && now > member.sentUntil) member.sent = null;
+        const sent = member.sent;
+        if (sent && drops.some((d) => sent.has(d.id))) {
+          const own = drops.filter((d) => !sent.delete(d.id));
+          if (own.length > 0) this.send(socket, frame({ type: 'drops', drops: own } satisfies DropsMessage));
+          return;
+        }
+        shared ??= frame({ type: 'drops', drops } satisfies DropsMessage);
+        this.send(socket, shared);
+      },
+      () => {
+        this.sending = false;
+        // the next batch a batchMs after this one began (at once when sending took longer)
+        const wait = Math.max(0, now + this.batchMs - Date.now());
+        if (this.batch.length > 0) this.batchTimer ??= setTimeout(() => this.flush(), wait);
+      },
+    );
   }
 
   /** A new socket: joins the fan-out, then gets its catch-up, then what arrived meanwhile. */
   join(socket: FeedSocket, after: bigint | null, catchUp: () => Promise<DropEvent[]>): void {
-    const member: Member = { pending: [], sent: new Set() };
+    const member: Member = { pending: [], sent: null, sentUntil: 0 };
     this.members.set(socket, member);
     socket.on('close', () => {
       this.members.delete(socket);
@@ -254,7 +324,7 @@ export class DropFanOut {
       socket.on('message', (data) => {
         const text = messageText(data);
         if (text !== null && text.length < 256 && /"type"\s*:\s*"ping"/.test(text)) {
-          this.send(socket, '{"type":"pong"}');
+          this.send(socket, PONG);
         }
       });
     }
@@ -265,18 +335,18 @@ export class DropFanOut {
         const batch = new Set(drops.map((d) => d.id));
         const waiting = member.pending ?? [];
         member.pending = null;
-        member.sent = batch;
-        this.send(socket, JSON.stringify({ type: 'drops', drops } satisfies DropsMessage));
+        member.sent = batch.size > 0 ? batch : null;
+        member.sentUntil = Date.now() + SENT_WATCH_MS;
+        this.send(socket, frame({ type: 'drops', drops } satisfies DropsMessage));
         const rest = waiting.filter(
           (drop) => !batch.has(drop.id) && (after === null || BigInt(drop.id) > after),
         );
         if (this.batchMs > 0) {
           rest.sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
           if (rest.length > 0)
-            this.send(socket, JSON.stringify({ type: 'drops', drops: rest } satisfies DropsMessage));
+            this.send(socket, frame({ type: 'drops', drops: rest } satisfies DropsMessage));
         } else {
-          for (const drop of rest)
-            this.send(socket, JSON.stringify({ type: 'drop', drop } satisfies DropMessage));
+          for (const drop of rest) this.send(socket, frame({ type: 'drop', drop } satisfies DropMessage));
         }
       },
       (err: unknown) => {
@@ -287,13 +357,13 @@ export class DropFanOut {
   }
 
   /** Sends unless the socket is closed; one too far behind is closed instead. Never waits. */
-  private send(socket: FeedSocket, text: string): void {
+  private send(socket: FeedSocket, data: Buffer): void {
     if (socket.readyState !== OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.drop(socket, DropFeedCloseCode.TOO_SLOW, 'too slow');
       return;
     }
-    socket.send(text);
+    sendFrame(socket, data);
   }
 
   private drop(socket: FeedSocket, code: number, reason: string): void {
@@ -308,6 +378,7 @@ export class DropFanOut {
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.batchTimer = null;
     this.members.clear();
+    this.batch = [];
   }
 }
 
@@ -318,6 +389,7 @@ export class DropFanOut {
  */
 export function dropFeedRoutes(app: App, ctx: AppContext): void {
   const feed = new DropFanOut(app.log);
+  const newest = sharedLatestDrops(ctx.db);
   const floods = new ThrottledWarning(app.log, 'drops feed: sockets closed for sending too many messages');
   const unsubscribe = ctx.bus.subscribe(DROPS_CHANNEL, (payload) => {
     if (isDropEvent(payload)) feed.deliver(payload);
@@ -333,6 +405,8 @@ export function dropFeedRoutes(app: App, ctx: AppContext): void {
     const { after: afterText } = request.query as DropFeedQuery;
     const after = afterText === undefined ? null : BigInt(afterText);
     limitSocketMessages(raw as unknown as Socket, ctx.config.socketMessagesPer10s, () => floods.count());
-    feed.join(raw as unknown as FeedSocket, after, () => latestDrops(ctx.db, after));
+    feed.join(raw as unknown as FeedSocket, after, () =>
+      after === null ? newest() : latestDrops(ctx.db, after),
+    );
   });
 }

@@ -5,7 +5,8 @@ import { SocketCloseCode } from '../../contract/deposit.ts';
 /** The part of a server-side WebSocket (the `ws` library's, handed over by @fastify/websocket) we use. */
 export interface Socket {
   readonly readyState: number;
-  send(data: string): void;
+  /** a Buffer goes as a text message with { binary: false } */
+  send(data: string | Buffer, options?: { binary?: boolean }): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
   ping(): void;

@@ -47,6 +47,12 @@ export function metricsRoutes(app: App, ctx: AppContext, appSockets: () => numbe
         },
         collected: collect,
         appSockets: appSockets(),
+        database: {
+          statements: ctx.database.stats.statements,
+          acquisitions: ctx.database.stats.acquisitions,
+          acquireWaitMs: Math.round(ctx.database.stats.acquireWaitMs),
+          heldMs: Math.round(ctx.database.stats.heldMs),
+        },
       };
       if (request.query.reset === '1') delay.reset();
       return answer;

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DropEvent } from '../../contract/feed.ts';
+import { DropFanOut, FAN_OUT_SLICE, type FeedSocket } from '../../server/realtime/feed.ts';
+
+// The server's feed fan-out (the app socket's batched feed): what one batch costs when many sockets listen.
+// The socket side end to end (catch-up, no gap, no repeat, across instances) is in tests/api/feed.test.ts.
+
+function drop(id: number): DropEvent {
+  return {
+    id: String(id),
+    timestamp: '2025-01-01T00:00:00.000Z',
+    user: { username: '@someone', avatar: null },
+    case: { id: 'starter', name: 'Starter', imageUrl: '/assets/cases/starter.svg', imageBase64: null },
+    item: { id: 'flower_pink', name: 'Pink Flower', imageUrl: '/assets/items/flower_pink.svg' },
+    betId: `bet${id}`,
+  };
+}
+
+interface FakeSocket extends FeedSocket {
+  sent: (string | Buffer)[];
+}
+
+function fakeSocket(): FakeSocket {
+  return {
+    readyState: 1,
+    bufferedAmount: 0,
+    sent: [],
+    send(data: string | Buffer) {
+      this.sent.push(data);
+    },
+    close() {},
+    terminate() {},
+    ping() {},
+    on() {
+      return this;
+    },
+    once() {
+      return this;
+    },
+  } as FakeSocket;
+}
+
+const log = { error() {}, warn() {} } as unknown as FastifyBaseLogger;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const idsOf = (data: string | Buffer | undefined) =>
+  (JSON.parse(String(data)) as { drops: DropEvent[] }).drops.map((d) => d.id);
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the feed fan-out', () => {
+  it('serialises a batch once for every socket that had a catch-up, and still repeats no catch-up drop', async () => {
+    const feed = new DropFanOut(log, 5, false);
+    const sockets = Array.from({ length: 3 }, fakeSocket);
+    for (const s of sockets) feed.join(s, null, async () => [drop(5), drop(4)]);
+    await sleep(10);
+    for (const s of sockets) expect(idsOf(s.sent[0])).toEqual(['5', '4']);
+
+    // a late live copy of a catch-up drop, then a new one: the copy is not sent again
+    feed.deliver(drop(5));
+    feed.deliver(drop(6));
+    await sleep(30);
+    for (const s of sockets) expect(idsOf(s.sent[1])).toEqual(['6']);
+
+    // past that, each batch is encoded once and the same bytes go to every socket
+    const stringify = vi.spyOn(JSON, 'stringify');
+    feed.deliver(drop(7));
+    feed.deliver(drop(8));
+    await sleep(30);
+    expect(stringify).toHaveBeenCalledTimes(1);
+    for (const s of sockets) {
+      expect(idsOf(s.sent[2])).toEqual(['8', '7']);
+      expect(s.sent[2]).toBe(sockets[0]!.sent[2]);
+    }
+    feed.close();
+  });
+
+  it('sends a batch to many sockets a slice at a time, every socket once, in order', async () => {
+    const feed = new DropFanOut(log, 5, false);
+    const sockets = Array.from({ length: FAN_OUT_SLICE * 3 + 10 }, fakeSocket);
+    for (const s of sockets) feed.join(s, null, async () => []);
+    await sleep(10);
+    feed.deliver(drop(1));
+    await new Promise<void>((resolve) => {
+      // the first slice has gone when the timer fires; the last sockets wait for later turns
+      const check = setInterval(() => {
+        if (sockets[0]!.sent.length < 2) return;
+        clearInterval(check);
+        expect(sockets.at(-1)!.sent.length).toBe(1);
+        resolve();
+      }, 0);
+    });
+    await sleep(20);
+    for (const s of sockets) expect(s.sent.map(idsOf)).toEqual([[], ['1']]);
+    feed.close();
+  });
+});
