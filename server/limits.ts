@@ -160,7 +160,9 @@ export async function installRateLimits(
       // ...and, in Redis, its own keys (the plugin names every helper-made limiter alike)
       keyGenerator: byPlayer
         ? (request: FastifyRequest) => `${name}:player:${request.userId}`
-        : (request: FastifyRequest) => `${name}:${normalizeIP(request.ip)}`,
+        : // a client that went away while its request waited has no address any more: its request is counted
+          // apart (and answered to no one) instead of failing with a 500
+          (request: FastifyRequest) => `${name}:${request.ip ? normalizeIP(request.ip) : 'gone'}`,
     };
     const limit = app.createRateLimit(options);
     return async (request, reply) => {
