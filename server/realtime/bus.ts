@@ -24,9 +24,8 @@ export interface EventBus {
   /** Sends payload to every subscriber of channel, on this instance and on every other one. */
   publish(channel: string, payload: unknown): Promise<void>;
   /**
-   * Sends several payloads on one channel, in order, as publish would one by one but in one go (one
-   * statement on Postgres). Equal payloads in one call may arrive once elsewhere (Postgres folds equal
-   * notifications of one transaction): give each its own id.
+   * Sends several payloads on one channel, in order, as publish would one by one but in one go (on
+   * Postgres, the publishes of one turn of the event loop share one statement).
    */
   publishAll(channel: string, payloads: readonly unknown[]): Promise<void>;
   /** Calls handler for every payload published on channel (from any instance); returns the unsubscribe. */
@@ -39,11 +38,15 @@ export interface EventBus {
 export const MAX_MESSAGE_BYTES = 7900;
 /** The one Postgres channel every bus message travels on. */
 const PG_CHANNEL = 'giftcases_bus';
+/** NOTIFYs sent in one statement, at most. */
+const NOTIFY_CHUNK = 100;
 const CHANNEL_NAME = /^[a-z][a-z0-9_.:-]{0,63}$/;
 
 interface Envelope {
   /** the publishing instance */
   i: string;
+  /** the message's number from that instance (Postgres folds equal notifications sent together) */
+  n?: number;
   /** bus channel */
   c: string;
   /** payload */
@@ -101,6 +104,10 @@ class PostgresBus extends LocalBus {
   private retryTimer: NodeJS.Timeout | null = null;
   private failures = 0;
   private readonly dropped = new WeakSet<pg.Client>();
+  /** messages sent so far (each message's number) */
+  private sent = 0;
+  /** the NOTIFYs published in this turn of the event loop, sent together at its end */
+  private pending: { texts: string[]; done: Promise<void> } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -116,31 +123,66 @@ class PostgresBus extends LocalBus {
   }
 
   override async publish(channel: string, payload: unknown): Promise<void> {
-    const text = encode(this.instance, channel, payload);
+    const text = this.encode(channel, payload);
     if (this.closed) return;
     this.deliver(channel, payload);
-    // on the listener's own connection when it is up: a publish never waits for a pooled connection, so
-    // a pool busy with requests does not hold up (or time out) the feed and balance pushes
-    const client = this.client;
-    if (client) {
-      try {
-        await client.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, text]);
-        return;
-      } catch (err) {
-        if (this.closed) return; // shutting down: the connection was ended under it
-        this.log?.warn({ err }, 'bus: NOTIFY on the listener connection failed; using the pool');
-      }
-    }
-    await sql`SELECT pg_notify(${PG_CHANNEL}, ${text})`.execute(this.db);
+    await this.send([text]);
   }
 
-  /** One statement for all of them: NOTIFYs of one statement are sent in the order they are listed. */
   override async publishAll(channel: string, payloads: readonly unknown[]): Promise<void> {
-    const texts = payloads.map((payload) => encode(this.instance, channel, payload));
+    const texts = payloads.map((payload) => this.encode(channel, payload));
     if (this.closed || texts.length === 0) return;
     for (const payload of payloads) this.deliver(channel, payload);
-    const notifies = texts.map((text) => sql`pg_notify(${PG_CHANNEL}, ${text})`);
-    await sql`SELECT ${sql.join(notifies)}`.execute(this.db);
+    await this.send(texts);
+  }
+
+  /** Each message its own number, so that two equal payloads sent in one statement are never folded. */
+  private encode(channel: string, payload: unknown): string {
+    return encode(this.instance, channel, payload, this.sent++);
+  }
+
+  /**
+   * Sends the NOTIFYs of everything published in this turn of the event loop together, in publishing
+   * order: one statement per NOTIFY_CHUNK messages (under load, many openings' drops and balances share
+   * one round trip instead of a statement each), on the listener's own connection while it is up, so a
+   * publish never waits for a pooled connection: a pool busy with requests does not hold up (or time out)
+   * the feed and balance pushes. Resolves when the batch holding `texts` has been sent.
+   */
+  private send(texts: readonly string[]): Promise<void> {
+    let batch = this.pending;
+    if (!batch) {
+      let settle!: { resolve: () => void; reject: (err: unknown) => void };
+      const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      const fresh = { texts: [] as string[], done };
+      this.pending = batch = fresh;
+      setImmediate(() => {
+        if (this.pending === fresh) this.pending = null;
+        this.notify(fresh.texts).then(settle.resolve, settle.reject);
+      });
+    }
+    batch.texts.push(...texts);
+    return batch.done;
+  }
+
+  /** NOTIFYs of one statement are sent in the order they are listed. */
+  private async notify(texts: readonly string[]): Promise<void> {
+    for (let i = 0; i < texts.length; i += NOTIFY_CHUNK) {
+      const chunk = texts.slice(i, i + NOTIFY_CHUNK);
+      if (this.closed) return;
+      const client = this.client;
+      if (client) {
+        try {
+          const calls = chunk.map((_, j) => `pg_notify($1, $${j + 2})`).join(', ');
+          await client.query(`SELECT ${calls}`, [PG_CHANNEL, ...chunk]);
+          continue;
+        } catch (err) {
+          if (this.closed) return; // shutting down: the connection was ended under it
+          this.log?.warn({ err }, 'bus: NOTIFY on the listener connection failed; using the pool');
+        }
+      }
+      const notifies = chunk.map((text) => sql`pg_notify(${PG_CHANNEL}, ${text})`);
+      await sql`SELECT ${sql.join(notifies)}`.execute(this.db);
+    }
   }
 
   private async connect(): Promise<void> {
@@ -210,9 +252,9 @@ function checkChannel(channel: string): void {
   if (!CHANNEL_NAME.test(channel)) throw new RangeError(`bad bus channel name: ${channel}`);
 }
 
-function encode(instance: string, channel: string, payload: unknown): string {
+function encode(instance: string, channel: string, payload: unknown, number?: number): string {
   checkChannel(channel);
-  const text = JSON.stringify({ i: instance, c: channel, p: payload } satisfies Envelope);
+  const text = JSON.stringify({ i: instance, n: number, c: channel, p: payload } satisfies Envelope);
   if (text === undefined) throw new TypeError('a bus payload must be JSON');
   if (Buffer.byteLength(text) > MAX_MESSAGE_BYTES) {
     throw new RangeError(`bus message on ${channel} is over ${MAX_MESSAGE_BYTES} bytes`);
