@@ -25,7 +25,7 @@ export interface EventBus {
   publish(channel: string, payload: unknown): Promise<void>;
   /**
    * Sends several payloads on one channel, in order, as publish would one by one but in one go (on
-   * Postgres, the publishes of one turn of the event loop share one statement).
+   * Postgres, publishes made while one is on its way share one statement).
    */
   publishAll(channel: string, payloads: readonly unknown[]): Promise<void>;
   /** Calls handler for every payload published on channel (from any instance); returns the unsubscribe. */
@@ -106,8 +106,10 @@ class PostgresBus extends LocalBus {
   private readonly dropped = new WeakSet<pg.Client>();
   /** messages sent so far (each message's number) */
   private sent = 0;
-  /** the NOTIFYs published in this turn of the event loop, sent together at its end */
-  private pending: { texts: string[]; done: Promise<void> } | null = null;
+  /** NOTIFYs published while a batch is on its way, and their publishers, sent next together */
+  private queued: string[] = [];
+  private waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private sending = false;
 
   constructor(
     private readonly db: Db,
@@ -142,26 +144,36 @@ class PostgresBus extends LocalBus {
   }
 
   /**
-   * Sends the NOTIFYs of everything published in this turn of the event loop together, in publishing
-   * order: one statement per NOTIFY_CHUNK messages (under load, many openings' drops and balances share
-   * one round trip instead of a statement each), on the listener's own connection while it is up, so a
-   * publish never waits for a pooled connection: a pool busy with requests does not hold up (or time out)
-   * the feed and balance pushes. Resolves when the batch holding `texts` has been sent.
+   * Sends the NOTIFYs in publishing order: at once when none is on its way, otherwise together with
+   * everything published meanwhile, once the one on its way is sent (one statement per NOTIFY_CHUNK
+   * messages: under load, many openings' drops and balances share one round trip instead of a statement
+   * each). On the listener's own connection while it is up, so a publish never waits for a pooled
+   * connection: a pool busy with requests does not hold up (or time out) the feed and balance pushes.
+   * Resolves when the batch holding `texts` has been sent.
    */
   private send(texts: readonly string[]): Promise<void> {
-    let batch = this.pending;
-    if (!batch) {
-      let settle!: { resolve: () => void; reject: (err: unknown) => void };
-      const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-      const fresh = { texts: [] as string[], done };
-      this.pending = batch = fresh;
-      setImmediate(() => {
-        if (this.pending === fresh) this.pending = null;
-        this.notify(fresh.texts).then(settle.resolve, settle.reject);
-      });
+    return new Promise<void>((resolve, reject) => {
+      this.queued.push(...texts);
+      this.waiting.push({ resolve, reject });
+      if (!this.sending) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.sending = true;
+    while (this.queued.length > 0) {
+      const texts = this.queued;
+      const waiting = this.waiting;
+      this.queued = [];
+      this.waiting = [];
+      try {
+        await this.notify(texts);
+        for (const w of waiting) w.resolve();
+      } catch (err) {
+        for (const w of waiting) w.reject(err);
+      }
     }
-    batch.texts.push(...texts);
-    return batch.done;
+    this.sending = false;
   }
 
   /** NOTIFYs of one statement are sent in the order they are listed. */
