@@ -1,21 +1,33 @@
 // Server throughput and latency of the hot paths (catalogue read, case opening) over real HTTP, on embedded
 // PGlite and, when a Postgres server is reachable, on Postgres, measured in the same run so the ratio holds.
-// 200 concurrent connections by default (BENCH_CONCURRENCY), every one from this machine's one address.
+//
+// The server runs in a process of its own (server/main.ts, as in production); this process only sends the
+// load: BENCH_CONCURRENCY (200) clients, each on one kept-alive HTTP connection (node:http with a keep-alive
+// agent: no per-request connection, no fetch machinery), every one from this machine's one address.
 // The rate limits stay on, so their cost is in the figures, but are raised far above what the run sends
 // (the defaults would rightly refuse one address sending this much); the report states the values used.
-// Besides throughput and latency, each scenario reports what one request cost the database layer (statements,
-// round trips, transactions, time waiting for and holding a pooled connection: server/db/stats.ts) and how
-// busy the event loop was (clients and server share this process, as one machine shares its cores).
+//
+// Besides throughput and latency, each scenario reports what one request cost the server, read from the
+// server itself over the operator route (GET /api/admin/metrics) before and after: its CPU time, how busy
+// its event loop was, and the database layer's statements, round trips, transactions and the time spent
+// waiting for and holding a pooled connection (server/db/stats.ts). CPU ms per request moves less with
+// other load on the machine than throughput does. This process's own event-loop use is reported too: near
+// 1 would mean the load generator, not the server, set the pace.
+//
+// BENCH_SERVER_MS (4000) per scenario, BENCH_PLAYERS (16; 200 gives each client a player of its own),
+// DB_POOL_MAX (the server's default when unset), BENCH_CPU_PROF=<dir>: the server writes a CPU profile there
+// (node --cpu-prof; one file per thread, in <dir>/<database>/) when it stops. BENCH_PORT (8840) is where the server listens.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import type { AdminMetricsResponse } from '../contract/metrics.ts';
+import { openDatabase, type Db } from '../server/db/index.ts';
 import { statsSince, type DatabaseStats } from '../server/db/stats.ts';
-import {
-  createTestDatabase,
-  setBalance,
-  startServer,
-  postgresUrl,
-  type TestServer,
-} from '../tests/api/harness.ts';
+import { BOT_TOKEN, createTestDatabase, postgresUrl, signLaunchData } from '../tests/api/harness.ts';
 import { percentile, report } from './report.ts';
 
 const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 4000);
@@ -26,6 +38,12 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
  * measure that queue; BENCH_PLAYERS=200 gives every client a player of its own.
  */
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 16);
+const PORT = Number(process.env.BENCH_PORT ?? 8840);
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF || null;
+const ADMIN_KEY = 'server-bench-operator-key-0123456789';
+const FIRST_ID = 900_000;
+const GRANT_NANO = 1_000_000n * 1_000_000_000n;
+
 /** The rate limits of the run: on, and far above what one address sends here in a window. */
 const RATE_LIMITS = {
   RATE_LIMIT_WINDOW_MS: '60000',
@@ -36,8 +54,151 @@ const RATE_LIMITS = {
   RATE_LIMIT_SOCKETS_PER_ADDRESS: '100000000',
 };
 
+/**
+ * A long wait for a free pooled connection: 200 clients on a smaller pool queue on purpose (the run measures
+ * throughput at saturation); with the default wait (10 s) a request queued longer would get 503 instead,
+ * which is load shedding, not what is measured.
+ */
+const DB_CONNECTION_TIMEOUT_MS = '120000';
+
 /** The openings target (issue 26): on Postgres, with a player per connection. */
 const TARGET = { openThreePerSecond: 1000, openThreeP99Ms: 300 };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ── the client: kept-alive connections, one per concurrent client ─────────────────────────────────────
+
+const agent = new http.Agent({
+  keepAlive: true,
+  maxSockets: CONCURRENCY + 8,
+  maxFreeSockets: CONCURRENCY + 8,
+});
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function request(
+  method: string,
+  path: string,
+  options: { token?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(options.body));
+    }
+    const req = http.request({ host: '127.0.0.1', port: PORT, method, path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+// ── the server ─────────────────────────────────────────────────────────────────────────────────────
+
+async function seedPlayers(db: Db): Promise<void> {
+  const ids = Array.from({ length: PLAYERS }, (_, i) => BigInt(FIRST_ID + i));
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('users')
+      .values(ids.map((id) => ({ id, first_name: `Bench${id}`, balance_nano: GRANT_NANO })))
+      .execute();
+    await trx
+      .insertInto('ledger')
+      .values(
+        ids.map((id) => ({
+          user_id: id,
+          delta_nano: GRANT_NANO,
+          balance_after_nano: GRANT_NANO,
+          kind: 'bench_grant',
+          ref: null,
+          external_id: `server-bench:${id}`,
+        })),
+      )
+      .execute();
+  });
+}
+
+interface Target {
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+async function prepareDatabase(url: string | null): Promise<Target> {
+  if (url) {
+    const test = await createTestDatabase(url);
+    await seedPlayers(test.database.db);
+    await test.database.close();
+    return { env: { DATABASE_URL: test.url! }, cleanup: () => test.drop() };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'giftcases-server-bench-'));
+  const opened = await openDatabase({ databaseUrl: null, pgliteDir: join(dataDir, 'pglite') });
+  await seedPlayers(opened.db);
+  await opened.close();
+  return {
+    env: { DATA_DIR: dataDir },
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+function startServer(env: Record<string, string>, label: string): ChildProcess {
+  const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(CPU_PROFILE_DIR, label)}`] : [];
+  return spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env,
+      ...env,
+      ...RATE_LIMITS,
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      BOT_TOKEN,
+      TELEGRAM_BOT: 'off', // no Telegram to reach from the bench
+      JWT_SECRET: 'server-bench-secret-server-bench-secret',
+      ADMIN_KEY,
+      DB_CONNECTION_TIMEOUT_MS,
+      ...(process.env.DB_POOL_MAX ? { DB_POOL_MAX: process.env.DB_POOL_MAX } : {}),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+async function waitReady(child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
+    const ok = await request('GET', '/api/health/ready').then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(250);
+  }
+  throw new Error('the server did not get ready in 3 minutes');
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function metrics(): Promise<AdminMetricsResponse> {
+  const res = await request('GET', '/api/admin/metrics', { headers: { 'x-admin-key': ADMIN_KEY } });
+  if (res.status !== 200) throw new Error(`metrics: ${res.status} ${res.body}`);
+  return JSON.parse(res.body) as AdminMetricsResponse;
+}
+
+// ── the load ───────────────────────────────────────────────────────────────────────────────────────
 
 interface Figures {
   requests: number;
@@ -47,32 +208,34 @@ interface Figures {
   errors: number;
   /** failed requests by HTTP status ('network' when there was no answer) */
   errorsByStatus: Record<string, number>;
-  /** what one request cost the database layer, on average */
+  /** what one request cost the server, on average */
   perRequest: {
+    /** CPU time of the server process (user + system), ms */
+    serverCpuMs: number;
     statements: number;
     roundTrips: number;
     transactions: number;
-    /** waiting for a pooled connection, ms per request */
+    /** waiting for a pooled connection, ms */
     poolWaitMs: number;
-    /** holding a pooled connection, ms per request */
+    /** holding a pooled connection, ms */
     connectionHeldMs: number;
   };
-  /** the share of the run the event loop was busy (0 to 1), clients and server together */
-  eventLoopUtilization: number;
+  /** the share of the run the server's event loop was busy (0 to 1) */
+  serverEventLoopUtilization: number;
+  /** the server's CPU time over the run's wall time (1 = one core busy all along) */
+  serverCpuCores: number;
+  /** the share of the run this (load) process's event loop was busy */
+  clientEventLoopUtilization: number;
 }
 
 /** One request's outcome: its HTTP status, or 'network' when it got no answer. */
 type Outcome = number | 'network';
 
-async function load(
-  stats: DatabaseStats,
-  run: (worker: number) => Promise<Outcome>,
-  ok: number,
-): Promise<Figures> {
+async function load(run: (worker: number) => Promise<Outcome>, ok: number): Promise<Figures> {
   const latencies: number[] = [];
   let errors = 0;
   const errorsByStatus: Record<string, number> = {};
-  const statsBefore = { ...stats };
+  const before = await metrics();
   const loopBefore = performance.eventLoopUtilization();
   const started = performance.now();
   const deadline = started + DURATION_MS;
@@ -89,63 +252,62 @@ async function load(
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
+  const elapsedMs = performance.now() - started;
   const loop = performance.eventLoopUtilization(loopBefore);
-  const cost = statsSince(statsBefore, stats);
+  const after = await metrics();
+  const cost = statsSince(before.database as DatabaseStats, after.database as DatabaseStats);
+  const cpuMs = after.cpu.userMs + after.cpu.systemMs - (before.cpu.userMs + before.cpu.systemMs);
+  const active = after.eventLoopTime.activeMs - before.eventLoopTime.activeMs;
+  const idle = after.eventLoopTime.idleMs - before.eventLoopTime.idleMs;
   const per = (n: number, digits = 2) => +(n / Math.max(1, latencies.length)).toFixed(digits);
   return {
     requests: latencies.length,
-    perSecond: +(latencies.length / elapsed).toFixed(1),
+    perSecond: +(latencies.length / (elapsedMs / 1000)).toFixed(1),
     p50Ms: +percentile(latencies, 50).toFixed(2),
     p99Ms: +percentile(latencies, 99).toFixed(2),
     errors,
     errorsByStatus,
     perRequest: {
+      serverCpuMs: per(cpuMs, 3),
       statements: per(cost.statements),
       roundTrips: per(cost.roundTrips),
       transactions: per(cost.transactions),
       poolWaitMs: per(cost.acquireWaitMs),
       connectionHeldMs: per(cost.heldMs),
     },
-    eventLoopUtilization: +loop.utilization.toFixed(3),
+    serverEventLoopUtilization: +(active / Math.max(1, active + idle)).toFixed(3),
+    serverCpuCores: +(cpuMs / elapsedMs).toFixed(2),
+    clientEventLoopUtilization: +loop.utilization.toFixed(3),
   };
 }
 
-async function measure(server: TestServer, stats: DatabaseStats) {
-  const tokens: string[] = [];
-  for (let i = 0; i < PLAYERS; i++) {
-    const id = 900_000 + i;
-    tokens.push(await server.login({ id, first_name: `Bench${i}` }));
-    await setBalance(server, id, 1_000_000n * 1_000_000_000n);
-  }
+async function signIn(i: number): Promise<string> {
+  const id = FIRST_ID + i;
+  const initData = signLaunchData({ id, first_name: `Bench${id}` }, BOT_TOKEN);
+  const res = await request('POST', '/api/auth/login', { body: JSON.stringify({ initData }) });
+  if (res.status !== 200) throw new Error(`sign-in of player ${id}: ${res.status} ${res.body}`);
+  return (JSON.parse(res.body) as { token: string }).token;
+}
+
+async function measure() {
+  const tokens = await Promise.all(Array.from({ length: PLAYERS }, (_, i) => signIn(i)));
   // one opening per player before the clock starts: a player's first roll also creates their seed pair,
   // a one-time cost that would otherwise be most of what a short run on a busy machine measures
-  await Promise.all(
-    tokens.map((token) =>
-      server.call('POST', '/cases/open-multiple', { token, body: { caseId: 'starter', amount: 1 } }),
-    ),
-  );
-  const catalogue = await load(
-    stats,
-    async () => {
-      const res = await fetch(`${server.baseUrl}/api/cases`);
-      await res.arrayBuffer();
-      return res.status;
-    },
-    200,
-  );
-  const open = await load(
-    stats,
-    async (worker) => {
-      const res = await server.call('POST', '/cases/open-multiple', {
-        token: tokens[worker % PLAYERS],
-        body: { caseId: 'starter', amount: 3 },
-      });
-      return res.status;
-    },
-    200,
-  );
-  return { catalogue, openThree: open };
+  const one = JSON.stringify({ caseId: 'starter', amount: 1 });
+  await Promise.all(tokens.map((token) => request('POST', '/api/cases/open-multiple', { token, body: one })));
+  const catalogue = await load(async () => {
+    const res = await request('GET', '/api/cases', { headers: { 'accept-encoding': 'br, gzip' } });
+    return res.status;
+  }, 200);
+  const three = JSON.stringify({ caseId: 'starter', amount: 3 });
+  const openThree = await load(async (worker) => {
+    const res = await request('POST', '/api/cases/open-multiple', {
+      token: tokens[worker % PLAYERS],
+      body: three,
+    });
+    return res.status;
+  }, 200);
+  return { catalogue, openThree };
 }
 
 async function postgresReachable(url: string | null): Promise<boolean> {
@@ -160,27 +322,21 @@ async function postgresReachable(url: string | null): Promise<boolean> {
   }
 }
 
-/**
- * The Postgres pool of the run: the server's default size (DB_POOL_MAX, 10; BENCH_POOL_MAX tries another),
- * and a long wait for a free connection. 200 connections on a 10-connection pool queue on purpose (the run
- * measures throughput at saturation); with the default wait (10 s) a request queued longer would get 503
- * instead, which is load shedding, not what is measured.
- */
-const POOL = { max: Number(process.env.BENCH_POOL_MAX ?? 10), connectionTimeoutMs: 120_000 };
-
-async function onDatabase(url: string | null) {
-  const db = await createTestDatabase(url, POOL);
-  const server = await startServer({ database: db.database, env: RATE_LIMITS });
+async function onDatabase(url: string | null, label: string) {
+  const target = await prepareDatabase(url);
+  const child = startServer(target.env, label);
   try {
-    return await measure(server, db.database.stats);
+    await waitReady(child);
+    return await measure();
   } finally {
-    await server.close();
-    await db.drop();
+    agent.destroy(); // the server goes: its kept connections with it
+    await stopServer(child);
+    await target.cleanup();
   }
 }
 
-const pglite = await onDatabase(null);
-const postgres = (await postgresReachable(postgresUrl)) ? await onDatabase(postgresUrl) : null;
+const pglite = await onDatabase(null, 'pglite');
+const postgres = (await postgresReachable(postgresUrl)) ? await onDatabase(postgresUrl, 'postgres') : null;
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 const openingTarget = postgres
@@ -198,10 +354,11 @@ report('server', {
   targets: { postgresOpenings: openingTarget },
   durationMsPerScenario: DURATION_MS,
   concurrency: CONCURRENCY,
-  connections: `${CONCURRENCY} concurrent clients (one HTTP connection each), all from one address`,
+  connections: `${CONCURRENCY} concurrent clients (one kept-alive HTTP connection each), all from one address; the server in a process of its own`,
   players: PLAYERS,
   postgresPool: {
-    ...POOL,
+    max: process.env.DB_POOL_MAX ? Number(process.env.DB_POOL_MAX) : 'the server default (DB_POOL_MAX)',
+    connectionTimeoutMs: Number(DB_CONNECTION_TIMEOUT_MS),
     note: 'a long wait for a free connection: saturation queues (default 10 s, then 503)',
   },
   rateLimits: {
@@ -217,9 +374,11 @@ report('server', {
 });
 
 const line = (name: string, f: Figures) =>
-  `  ${name.padEnd(22)} ${String(f.perSecond).padStart(8)}/s  p50 ${String(f.p50Ms).padStart(8)} ms  p99 ${String(f.p99Ms).padStart(8)} ms  ` +
-  `${f.perRequest.statements} statements, ${f.perRequest.roundTrips} round trips, ${f.perRequest.transactions} transactions, ` +
-  `pool wait ${f.perRequest.poolWaitMs} ms, held ${f.perRequest.connectionHeldMs} ms per request; loop ${f.eventLoopUtilization}`;
+  `  ${name.padEnd(20)} ${String(f.perSecond).padStart(8)}/s  p50 ${String(f.p50Ms).padStart(8)} ms  p99 ${String(f.p99Ms).padStart(8)} ms  ` +
+  `server CPU ${f.perRequest.serverCpuMs} ms, ${f.perRequest.statements} statements, ${f.perRequest.roundTrips} round trips, ` +
+  `${f.perRequest.transactions} transactions, pool wait ${f.perRequest.poolWaitMs} ms, held ${f.perRequest.connectionHeldMs} ms per request; ` +
+  `server loop ${f.serverEventLoopUtilization}, server cores ${f.serverCpuCores}, client loop ${f.clientEventLoopUtilization}` +
+  (f.errors ? `; errors ${JSON.stringify(f.errorsByStatus)}` : '');
 console.log(`\nPer scenario (${CONCURRENCY} connections, ${PLAYERS} players):`);
 console.log(line('pglite catalogue', pglite.catalogue));
 console.log(line('pglite open x3', pglite.openThree));

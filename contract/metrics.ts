@@ -32,12 +32,15 @@ export const AdminMetricsResponse = Type.Object({
   collected: Type.Boolean(),
   /** open app sockets on this instance */
   appSockets: Type.Number(),
-  /**
-   * the database layer since the process opened it (server/db/stats.ts): statements, pooled connections
-   * handed out, and the total ms spent waiting for one and holding one
-   */
+  /** CPU time this process has used since it started, ms (process.cpuUsage): two readings give a run's cost */
+  cpu: Type.Object({ userMs: Type.Number(), systemMs: Type.Number() }),
+  /** time the event loop has been busy and idle since the process started, ms (eventLoopUtilization) */
+  eventLoopTime: Type.Object({ activeMs: Type.Number(), idleMs: Type.Number() }),
+  /** the database layer's counters since the database was opened (server/db/stats.ts) */
   database: Type.Object({
     statements: Type.Number(),
+    roundTrips: Type.Number(),
+    transactions: Type.Number(),
     acquisitions: Type.Number(),
     acquireWaitMs: Type.Number(),
     heldMs: Type.Number(),

@@ -16,17 +16,28 @@ import type {
  * `user_id`s on its connection; when that connection's transaction commits they are handed to the listener
  * (a rolled-back transaction hands over nothing); an insert outside a transaction is handed over at once.
  *
- * What is handed over is a hint (these players' balances changed), never the amounts: the listener reads
- * the committed balance itself, so a hint too many (a savepoint rolled back) costs a read and nothing else.
+ * Each player comes with their balance after the commit when the transaction's last ledger write told it:
+ * a raw statement that changes the balance and writes the ledger row together (the opening's debit) returns
+ * `ledger_balance_nano` and `ledger_version` (the new row's id) beside `ledger_user_id`, and the row lock
+ * it holds until commit means no one else changed that balance since. Any other ledger write (a query
+ * builder insert, whose statement returns no balance) after it, or a savepoint rolled back, leaves the
+ * balance unknown (null): the listener reads it after the commit. A hint too many costs a read, nothing else.
  */
-type LedgerCommitListener = (userIds: ReadonlySet<bigint>) => void;
+type LedgerCommitListener = (users: ReadonlyMap<bigint, CommittedBalance | null>) => void;
+
+/** A player's balance as a committed transaction left it, and the id of its last ledger row (the version). */
+export interface CommittedBalance {
+  balanceNano: bigint;
+  version: bigint;
+}
 
 /** The table whose inserts are watched. */
 const LEDGER = 'ledger';
 
 interface ConnectionState {
   inTransaction: boolean;
-  users: Set<bigint>;
+  /** the players this transaction wrote ledger rows for, each with the balance its last write told */
+  users: Map<bigint, CommittedBalance | null>;
 }
 
 /** The user ids an insert into `ledger` writes, or null when the statement is not one. */
@@ -55,25 +66,43 @@ function ledgerInsertUsers(node: OperationNode): bigint[] | null {
 
 /**
  * The players a raw statement (sql``, e.g. the opening's one-statement debit) wrote ledger rows for: such a
- * statement returns each as `ledger_user_id`, since its text cannot be read for them. Null for any other.
+ * statement returns each as `ledger_user_id`, since its text cannot be read for them, and may return the
+ * balance after it as `ledger_balance_nano` with the new ledger row's id as `ledger_version` (both or
+ * neither). Null for any other statement.
  */
-function rawLedgerUsers(query: CompiledQuery, rows: readonly unknown[]): bigint[] | null {
+function rawLedgerUsers(
+  query: CompiledQuery,
+  rows: readonly unknown[],
+): [bigint, CommittedBalance | null][] | null {
   if (query.query.kind !== 'RawNode' || !RAW_LEDGER_INSERT.test(query.sql)) return null;
-  const users: bigint[] = [];
+  const users: [bigint, CommittedBalance | null][] = [];
   for (const row of rows) {
-    const id = (row as { ledger_user_id?: unknown }).ledger_user_id;
-    if (typeof id === 'bigint') users.push(id);
-    else if (typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id))) users.push(BigInt(id));
+    const r = row as { ledger_user_id?: unknown; ledger_balance_nano?: unknown; ledger_version?: unknown };
+    const id = asBigint(r.ledger_user_id);
+    if (id === null) continue;
+    const balanceNano = asBigint(r.ledger_balance_nano);
+    const version = asBigint(r.ledger_version);
+    users.push([id, balanceNano !== null && version !== null ? { balanceNano, version } : null]);
   }
   if (users.length === 0 && rows.length > 0)
     console.error('ledger watch: a raw statement wrote ledger rows without returning ledger_user_id');
   return users;
 }
 
+function asBigint(value: unknown): bigint | null {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
+  return null;
+}
+
 const RAW_LEDGER_INSERT = /\binsert\s+into\s+"?ledger"?\s*\(/i;
 
 /** Hands the hint over; a failing listener never turns a commit into an error. */
-function report(listener: LedgerCommitListener | null, users: ReadonlySet<bigint>): void {
+function report(
+  listener: LedgerCommitListener | null,
+  users: ReadonlyMap<bigint, CommittedBalance | null>,
+): void {
   try {
     listener?.(users);
   } catch (err) {
@@ -82,7 +111,7 @@ function report(listener: LedgerCommitListener | null, users: ReadonlySet<bigint
 }
 
 class WatchedConnection implements DatabaseConnection {
-  readonly state: ConnectionState = { inTransaction: false, users: new Set() };
+  readonly state: ConnectionState = { inTransaction: false, users: new Map() };
 
   constructor(
     readonly inner: DatabaseConnection,
@@ -91,10 +120,13 @@ class WatchedConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.inner.executeQuery<R>(compiledQuery);
-    const users = ledgerInsertUsers(compiledQuery.query) ?? rawLedgerUsers(compiledQuery, result.rows);
+    const users =
+      ledgerInsertUsers(compiledQuery.query)?.map((u): [bigint, null] => [u, null]) ??
+      rawLedgerUsers(compiledQuery, result.rows);
     if (users && users.length > 0) {
-      if (this.state.inTransaction) for (const u of users) this.state.users.add(u);
-      else report(this.listener(), new Set(users));
+      // statements of one connection run in order: the last write of a player tells their balance
+      if (this.state.inTransaction) for (const [u, known] of users) this.state.users.set(u, known);
+      else report(this.listener(), new Map(users));
     }
     return result;
   }
@@ -136,7 +168,7 @@ class WatchedDriver implements Driver {
     }
     const users = c.state.users;
     c.state.inTransaction = false;
-    c.state.users = new Set();
+    c.state.users = new Map();
     if (users.size > 0) report(this.listener(), users);
   }
 
@@ -163,7 +195,10 @@ class WatchedDriver implements Driver {
   ): Promise<void> {
     if (!this.inner.rollbackToSavepoint) throw new Error('savepoints are not supported by this driver');
     // the rows written since the savepoint are gone; their hints stay (a needless read, never a missed push)
-    await this.inner.rollbackToSavepoint((connection as WatchedConnection).inner, name, compile);
+    // but no balance a statement told is sure any more: read them all after the commit
+    const c = connection as WatchedConnection;
+    for (const u of c.state.users.keys()) c.state.users.set(u, null);
+    await this.inner.rollbackToSavepoint(c.inner, name, compile);
   }
 
   async releaseSavepoint(

@@ -40,6 +40,16 @@ export async function lockPlayer(trx: Trx, userId: bigint): Promise<void> {
   else lockedBy.set(trx, new Set([userId]));
 }
 
+/**
+ * Notes that the transaction has locked the player's row with a statement of its own (one that locks the
+ * player and reads something else at once, FOR UPDATE OF the users row): a later lockPlayer is then free.
+ */
+export function noteLocked(trx: Trx, userId: bigint): void {
+  const locked = lockedBy.get(trx);
+  if (locked) locked.add(userId);
+  else lockedBy.set(trx, new Set([userId]));
+}
+
 /** Locks several players' rows in ascending id order (the order every path uses); returns the ids found. */
 export async function lockPlayers(trx: Trx, userIds: readonly bigint[]): Promise<bigint[]> {
   const ids = [...new Set(userIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

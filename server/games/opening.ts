@@ -2,7 +2,7 @@ import { sql, type Insertable, type QueryCreator, type Transaction } from 'kysel
 import type { HistoryEntry, OpenResult } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
-import { lockPlayer } from '../db/locks.ts';
+import { noteLocked } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { DropRow } from '../realtime/feed.ts';
 import { ENTRY_COLUMNS, toApiItem, type CaseEntry, type ItemRow } from './cases.ts';
@@ -35,9 +35,8 @@ export interface OpenOutcome {
  * draw each item by its integer weight; record the openings, add the items to the inventory and count
  * the openings. Any refusal or failure rolls everything back: nothing changes.
  *
- * Cost: three statements after the player's lock (free when the route took it), each one round trip:
- * the case with its entries; the debit with its ledger row and the nonces; the openings with their
- * weight table and inventory (tests/api/opening-cost.test.ts counts them; `npm run bench -- server`).
+ * Cost: three statements, each one round trip: the player's lock with the case and its entries; the debit
+ * with its ledger row and the nonces; the openings with their weight table and inventory (tests/api/opening-cost.test.ts counts them; `npm run bench -- server`).
  * A step that belongs to the opening (a reward when the openings count crosses a threshold: the debit
  * returns the count after) goes between the debit and the records, on the same `trx`.
  */
@@ -47,8 +46,8 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
   }
   // given a transaction (an idempotent request's), open inside it; given the database, in a new one
   const run = async (trx: Trx): Promise<OpenOutcome> => {
-    await lockPlayer(trx, userId); // the lock order of server/db/locks.ts: the player first
-    const box = await loadCaseForOpening(trx, caseId);
+    // the lock order of server/db/locks.ts: the player first (here, with the case in the same statement)
+    const box = await lockPlayerAndLoadCase(trx, userId, caseId);
     if (!box) throw notFound('CASE_NOT_FOUND', `There is no case "${caseId}"`);
     if (!box.is_active) throw conflict('CASE_INACTIVE', 'This case cannot be opened right now');
     if (box.is_locked) throw forbidden('CASE_LOCKED', 'This case is locked!');
@@ -125,10 +124,16 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
   return db.isTransaction ? run(db as Trx) : db.transaction().execute(run);
 }
 
-/** A case as an opening needs it: its row and its entries in roll order, read in one statement. */
-async function loadCaseForOpening(trx: Trx, caseId: string) {
+/**
+ * Locks the player's row (lockPlayer's lock: 401 USER_UNKNOWN when there is no such player) and reads the
+ * case as an opening needs it, its row and its entries in roll order, in one statement; null when there is
+ * no such case. Only the player's row is locked (FOR UPDATE OF u); a transaction that has locked the
+ * player already locks nothing new. One round trip fewer than locking and reading one after the other.
+ */
+async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
   const rows = await trx
-    .selectFrom('cases as c')
+    .selectFrom('users as u')
+    .leftJoin('cases as c', (join) => join.on('c.id', '=', caseId))
     .leftJoin('case_items as ci', 'ci.case_id', 'c.id')
     .leftJoin('items as i', 'i.id', 'ci.item_id')
     .select([
@@ -141,12 +146,15 @@ async function loadCaseForOpening(trx: Trx, caseId: string) {
       'ci.id as entry_id',
       ...ENTRY_COLUMNS,
     ])
-    .where('c.id', '=', caseId)
+    .where('u.id', '=', userId)
     .orderBy('ci.position')
     .orderBy('ci.id')
+    .forUpdate('u')
     .execute();
   const first = rows[0];
-  if (!first) return null;
+  if (!first) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
+  noteLocked(trx, userId);
+  if (first.case_id === null) return null;
   const entries: CaseEntry[] = [];
   for (const r of rows) {
     // no entries: the one row the left join gives has no item
@@ -168,11 +176,11 @@ async function loadCaseForOpening(trx: Trx, caseId: string) {
   }
   return {
     id: first.case_id,
-    name: first.case_name,
-    image_url: first.case_image_url,
-    price_nano: first.case_price_nano,
-    is_active: first.is_active,
-    is_locked: first.is_locked,
+    name: first.case_name!,
+    image_url: first.case_image_url!,
+    price_nano: first.case_price_nano!,
+    is_active: first.is_active!,
+    is_locked: first.is_locked!,
     entries,
   };
 }
@@ -189,8 +197,10 @@ interface Debited {
 
 /** Debited, and the seed pair the nonces were taken from: all null when the player has none yet. */
 interface DebitRow extends Debited {
-  /** the player again, for the ledger watch */
+  /** the player again, their balance after and the ledger row's id, for the ledger watch (its push) */
   ledger_user_id: bigint;
+  ledger_balance_nano: bigint;
+  ledger_version: bigint;
   seed_id: bigint | null;
   seed_server_seed: string | null;
   seed_server_seed_hash: string | null;
@@ -205,8 +215,9 @@ interface DebitRow extends Debited {
  * when the player has none yet). Concurrent debits queue on the user row, locked before this statement,
  * so the balance can never go below zero however many requests race; the seed pair comes after it, as
  * the lock order wants. A refused debit throws, and the transaction rolls the nonces back with it. It
- * returns the player as `ledger_user_id`, which is how the ledger watch (db/ledger-watch.ts) learns whose
- * balance a raw statement changed, so the new balance is pushed to their sockets.
+ * returns the player as `ledger_user_id` with the balance after and the ledger row's id, which is how the
+ * ledger watch (db/ledger-watch.ts) learns whose balance a raw statement changed and what it is now, so the
+ * new balance is pushed to their sockets after the commit without reading it again.
  */
 async function debitForOpening(
   trx: Trx,
@@ -230,7 +241,7 @@ async function debitForOpening(
       RETURNING id
     ), seed AS (${takeNoncesStatement(trx, userId, copies)})
     SELECT d.balance_nano, d.openings_count, d.username, d.first_name, d.photo_url, e.id AS ledger_id,
-           ${userId}::bigint AS ledger_user_id,
+           ${userId}::bigint AS ledger_user_id, d.balance_nano AS ledger_balance_nano, e.id AS ledger_version,
            s.id AS seed_id, s.server_seed AS seed_server_seed, s.server_seed_hash AS seed_server_seed_hash,
            s.client_seed AS seed_client_seed, s.nonce AS seed_nonce
     FROM debited d CROSS JOIN entry e LEFT JOIN seed s ON true`.execute(trx);
@@ -243,6 +254,8 @@ async function debitForOpening(
       seed_client_seed,
       seed_nonce,
       ledger_user_id: _ledgerUser,
+      ledger_balance_nano: _ledgerBalance,
+      ledger_version: _ledgerVersion,
       ...player
     } = row;
     const seed =

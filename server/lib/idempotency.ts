@@ -79,12 +79,16 @@ function requestHash(request: FastifyRequest): string {
  * header, the answer is stored with the change and replayed for a retry (see the top of this file).
  * The route must run after requireUser (the key is kept per player). Do all of the request's writes on
  * `trx`: a query on the outer handle inside it would escape the transaction (and deadlock on PGlite).
+ * `workLocksPlayer`: the work's first statement locks the player itself (with something it reads in the
+ * same statement), so a request without a key sends no lock of its own; with a key the player is locked
+ * first anyway, before the key is claimed.
  */
 export async function withIdempotency<T>(
   db: Db,
   request: FastifyRequest,
   reply: FastifyReply,
   work: (trx: Trx) => Promise<T>,
+  options: { workLocksPlayer?: boolean } = {},
 ): Promise<T> {
   const key = idempotencyKeyOf(request);
   const userId = request.userId;
@@ -93,7 +97,7 @@ export async function withIdempotency<T>(
   if (key === null) {
     return queueForPlayer(userId, () =>
       db.transaction().execute(async (trx) => {
-        await lockPlayer(trx, userId);
+        if (!options.workLocksPlayer) await lockPlayer(trx, userId);
         return work(trx);
       }),
     );

@@ -14,6 +14,7 @@ import {
 } from '../../contract/socket.ts';
 import type { App, AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
+import type { CommittedBalance } from '../db/ledger-watch.ts';
 import type { EventBus } from './bus.ts';
 import { BATTLES_CHANNEL, isBattleEvent } from './battles.ts';
 import { DEPOSITS_CHANNEL, depositMessage } from './deposits.ts';
@@ -35,16 +36,16 @@ import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from 
  * deposit credits and battle events.
  *
  * Balances: every committed transaction that wrote ledger rows is reported by the database driver (the one
- * place every balance change passes, see db/ledger-watch.ts). The instance that committed reads the players'
- * balances with the id of their last ledger row (the version) in one statement and publishes them together
- * (one bus message per PUBLISH_CHUNK players) on the bus channel 'balances'; every instance pushes them to that player's sockets, never one older than the
- * last it pushed (two reads racing may arrive out of order; the version decides).
+ * place every balance change passes, see db/ledger-watch.ts). The instance that committed publishes each
+ * player's balance with the id of their last ledger row (the version): as the transaction's own statement
+ * told it (the opening's debit), or else read after the commit, the players of one event-loop turn in one
+ * statement, and sends them (one bus message per PUBLISH_CHUNK players) on the bus channel 'balances';
+ * every instance pushes them to that player's sockets, never one older than the last it pushed (two reads
+ * racing may arrive out of order; the version decides).
  */
 
 /** Bus channel of committed balances. */
 const BALANCES_CHANNEL = 'balances';
-/** Commits within this many ms have their balances read together (a push waits at most this long). */
-const BALANCE_READ_WINDOW_MS = 20;
 /** Players read in one statement after commits. */
 const READ_CHUNK = 500;
 /** Balances in one bus message (about 60 bytes each; a message holds under 8000). */
@@ -104,40 +105,55 @@ async function readBalances(db: Db, userIds: readonly bigint[]): Promise<Balance
 }
 
 /**
- * Publishes the balances of the players whose transactions commit, after the commit. Hints arriving within
- * BALANCE_READ_WINDOW_MS are read together (one statement per READ_CHUNK players): hundreds of commits a
- * second cost a few dozen reads, not one pooled connection each.
+ * Publishes the balances of the players whose transactions commit, after the commit. A balance the
+ * transaction's own statement told (db/ledger-watch.ts) goes as it is; the others are read, together for
+ * the hints arriving in the same turn of the event loop (one statement per READ_CHUNK players).
  */
 function startBalancePublisher(ctx: AppContext, log: FastifyBaseLogger): () => void {
-  let waiting = new Set<bigint>();
-  let timer: NodeJS.Timeout | null = null;
+  /** per player: the balance told, or null when it must be read (a read sees the latest commit) */
+  let waiting = new Map<bigint, CommittedBalance | null>();
+  let scheduled = false;
+  const publish = async (events: BalanceEvent[]) => {
+    for (let j = 0; j < events.length; j += PUBLISH_CHUNK) {
+      await ctx.bus.publish(BALANCES_CHANNEL, {
+        list: events.slice(j, j + PUBLISH_CHUNK),
+      } satisfies BalanceBatch);
+    }
+  };
   const flush = async () => {
-    timer = null;
-    const ids = [...waiting];
-    waiting = new Set();
-    for (let i = 0; i < ids.length; i += READ_CHUNK) {
+    scheduled = false;
+    const told: BalanceEvent[] = [];
+    const unknown: bigint[] = [];
+    for (const [u, known] of waiting) {
+      if (known) told.push({ u: u.toString(), b: known.balanceNano.toString(), v: known.version.toString() });
+      else unknown.push(u);
+    }
+    waiting = new Map();
+    try {
+      await publish(told);
+    } catch (err) {
+      log.warn({ err }, 'balance push failed');
+    }
+    for (let i = 0; i < unknown.length; i += READ_CHUNK) {
       try {
-        const events = await readBalances(ctx.db, ids.slice(i, i + READ_CHUNK));
-        for (let j = 0; j < events.length; j += PUBLISH_CHUNK) {
-          await ctx.bus.publish(BALANCES_CHANNEL, {
-            list: events.slice(j, j + PUBLISH_CHUNK),
-          } satisfies BalanceBatch);
-        }
+        await publish(await readBalances(ctx.db, unknown.slice(i, i + READ_CHUNK)));
       } catch (err) {
         // the money is in; the client learns the balance at its next connect (or from its poll)
         log.warn({ err }, 'balance push failed');
       }
     }
   };
-  const stop = ctx.database.ledger.add((users) => {
-    for (const u of users) waiting.add(u);
-    timer ??= setTimeout(() => void flush(), BALANCE_READ_WINDOW_MS);
+  return ctx.database.ledger.add((users) => {
+    for (const [u, known] of users) {
+      const before = waiting.get(u);
+      // an unknown balance stays unknown (the read covers every commit); of two told, the later version
+      if (before === null) continue;
+      if (known === null || before === undefined || known.version > before.version) waiting.set(u, known);
+    }
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => void flush());
   });
-  return () => {
-    stop();
-    if (timer) clearTimeout(timer);
-    timer = null;
-  };
 }
 
 interface Client {

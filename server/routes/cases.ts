@@ -25,6 +25,9 @@ import { formatTon } from '../../contract/money.ts';
 const HISTORY_PAGE = 1;
 const HISTORY_LIMIT = 20;
 
+/** openCase locks the player with its first statement (reading the case in it): no separate lock first. */
+const LOCKS_PLAYER = { workLocksPlayer: true };
+
 /** Content codings the cached catalogue answers come in, besides identity; the first is preferred. */
 const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
 
@@ -93,11 +96,17 @@ export function caseRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const drops: DropRow[] = [];
-      const answer = await withIdempotency(ctx.db, request, reply, async (trx) => {
-        const outcome = await openCase(trx, request.userId, request.body.caseId, 1);
-        drops.splice(0, drops.length, ...outcome.drops);
-        return { ...outcome.results[0]!, balance: formatTon(outcome.balanceNano) };
-      });
+      const answer = await withIdempotency(
+        ctx.db,
+        request,
+        reply,
+        async (trx) => {
+          const outcome = await openCase(trx, request.userId, request.body.caseId, 1);
+          drops.splice(0, drops.length, ...outcome.drops);
+          return { ...outcome.results[0]!, balance: formatTon(outcome.balanceNano) };
+        },
+        LOCKS_PLAYER,
+      );
       // committed (a refusal threw; a replayed answer opened nothing): now the feed may hear of it
       announceDrops(ctx.bus, drops, request.log);
       return answer;
@@ -113,11 +122,21 @@ export function caseRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const { caseId, amount } = request.body;
       const drops: DropRow[] = [];
-      const answer = await withIdempotency(ctx.db, request, reply, async (trx) => {
-        const outcome = await openCase(trx, request.userId, caseId, amount);
-        drops.splice(0, drops.length, ...outcome.drops);
-        return { success: true as const, results: outcome.results, balance: formatTon(outcome.balanceNano) };
-      });
+      const answer = await withIdempotency(
+        ctx.db,
+        request,
+        reply,
+        async (trx) => {
+          const outcome = await openCase(trx, request.userId, caseId, amount);
+          drops.splice(0, drops.length, ...outcome.drops);
+          return {
+            success: true as const,
+            results: outcome.results,
+            balance: formatTon(outcome.balanceNano),
+          };
+        },
+        LOCKS_PLAYER,
+      );
       announceDrops(ctx.bus, drops, request.log);
       return answer;
     },

@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { ApiError } from '../../contract/common.ts';
 import { AdminMetricsQuery, AdminMetricsResponse } from '../../contract/metrics.ts';
 import type { App, AppContext } from '../context.ts';
@@ -9,8 +9,10 @@ const RESOLUTION_MS = 10;
 const NS_PER_MS = 1e6;
 
 /**
- * GET /admin/metrics (operator key): this instance's event-loop delay (since the last `reset=1`), memory
- * and open app sockets, for load tests and monitoring. Registered only when ADMIN_KEY is set.
+ * GET /admin/metrics (operator key): this instance's event-loop delay (since the last `reset=1`), memory,
+ * open app sockets, and running totals (CPU time, event-loop busy time, the database layer's statements,
+ * round trips and connection waits) that a load test reads before and after a run, for load tests and
+ * monitoring. Registered only when ADMIN_KEY is set.
  */
 export function metricsRoutes(app: App, ctx: AppContext, appSockets: () => number): void {
   const adminKey = ctx.config.adminKey;
@@ -31,6 +33,8 @@ export function metricsRoutes(app: App, ctx: AppContext, appSockets: () => numbe
       const collect = request.query.gc === '1' && typeof gc === 'function';
       if (collect) gc();
       const memory = process.memoryUsage();
+      const cpu = process.cpuUsage();
+      const loop = performance.eventLoopUtilization();
       const answer: AdminMetricsResponse = {
         uptimeSeconds: Math.round(process.uptime()),
         eventLoop: {
@@ -47,12 +51,9 @@ export function metricsRoutes(app: App, ctx: AppContext, appSockets: () => numbe
         },
         collected: collect,
         appSockets: appSockets(),
-        database: {
-          statements: ctx.database.stats.statements,
-          acquisitions: ctx.database.stats.acquisitions,
-          acquireWaitMs: Math.round(ctx.database.stats.acquireWaitMs),
-          heldMs: Math.round(ctx.database.stats.heldMs),
-        },
+        cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
+        eventLoopTime: { activeMs: loop.active, idleMs: loop.idle },
+        database: { ...ctx.database.stats },
       };
       if (request.query.reset === '1') delay.reset();
       return answer;
