@@ -61,7 +61,10 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
     const bakes = [plan.items, ...plan.reels.map((reel) => reel.items)].map((items) =>
       bakeCards(context.renderer, items, look, context.art),
     );
-    const [, ...textures] = await Promise.all(bakes);
+    const [cards = [], ...textures] = await Promise.all(bakes);
+    // the case's cards are encoded for a composited play while the page waits for the tap (a reel's cards
+    // are the same textures, so its images are then ready, not encoded between the answer and the motion)
+    if (plan.reels.length === 0) void context.stripImages(cards);
     const images = await Promise.all(textures.map((baked) => context.stripImages(baked)));
     if (run !== layoutRun) return;
     for (const old of reels) old.view.destroy({ children: true });

@@ -95,6 +95,25 @@ function loadTickBuffer(): Promise<AudioBuffer | null> {
   return tickBuffer;
 }
 
+/**
+ * The tick's buffer for a play starting now. Without an audio context yet (the play's tap was the page's first
+ * gesture), one is made once the play's first frames are drawn (making one is a long task on a slow phone)
+ * and the ticks still to come are scheduled then.
+ */
+function tickBufferSoon(): Promise<AudioBuffer | null> {
+  if (Howler.ctx) return loadTickBuffer();
+  return new Promise((resolve) =>
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          for (const name of Object.keys(SOURCES) as SoundName[]) howl(name);
+          resolve(loadTickBuffer());
+        }, 0),
+      ),
+    ),
+  );
+}
+
 /** Loads the sounds ahead of their first use (e.g. when a screen that plays them opens). */
 export function preloadSounds(): void {
   onFirstGesture(() => {
@@ -190,7 +209,7 @@ export function scheduleTicks(times: readonly number[]): () => void {
   lastTickAt = spaced.at(-1) ?? lastTickAt;
   let cancel = () => undefined as void;
   let cancelled = false;
-  void loadTickBuffer().then((buffer) => {
+  void tickBufferSoon().then((buffer) => {
     const context = Howler.ctx as AudioContext | undefined;
     if (cancelled) return;
     if (!buffer || !context) {

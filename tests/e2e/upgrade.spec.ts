@@ -217,6 +217,34 @@ test('a failed roll request counts as a failure: the failure sheet, nothing lost
   await expect(card(page, 'upgrade-item', stake.id)).toHaveCount(0);
 });
 
+test('a quick second tap on Upgrade rolls once: one request, one stake taken', async ({ page }) => {
+  await english(page);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/upgrade');
+  await ensureStakes(page, 1);
+  await page.reload();
+  const stake = await cheapestStake(page);
+  await card(page, 'upgrade-item', stake.id).click();
+  await pressMultiplier(page, 1.5);
+  const upgrade = page.getByTestId('upgrade-button');
+  await expect(upgrade).toBeEnabled();
+
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/upgrade/roll') sent.push(r.method());
+  });
+  // two taps as a shaky finger makes them, the second before the screen has shown the first (plain pointer
+  // presses: no waiting for the button to be enabled in between)
+  const box = (await upgrade.boundingBox())!;
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await page.mouse.click(at.x, at.y);
+  await page.mouse.click(at.x, at.y);
+
+  await expect(page.getByTestId('upgrade-result')).toBeVisible({ timeout: 15_000 });
+  expect(sent).toEqual(['POST']);
+  expect(quantity(await inventory(page), stake.id)).toBe(stake.quantity - 1);
+});
+
 test('Repeat shows the stake first, then rolls again with the same stake and multiplier', async ({
   page,
 }) => {

@@ -1,8 +1,8 @@
-import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { atom, useAtomValue, useStore } from 'jotai';
+import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { WheelSegment, WheelSpinResponse } from '../../../contract/retention.ts';
+import type { WheelSegment, WheelSpinResponse, WheelStateResponse } from '../../../contract/retention.ts';
 import {
   bonusWheelConfig,
   pickSpin,
@@ -16,12 +16,19 @@ import { hapticImpact, hapticNotification } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { playWinSound, preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
-import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
+import { SceneView, useFollowingAtom, type SceneCue } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { afterSpin, spinWheel, wheelAtom } from './api';
 import { BONUS_WORD, LETTERS_COLLECTED } from './prizes';
 import './bonus.css';
+
+/** A spin the wheel plays: its turns, and the answer it shows once landed. */
+interface Spin {
+  id: number;
+  spin: BonusSpin;
+  answer: WheelSpinResponse;
+}
 
 /** Largest wheel, px: on a wide screen the wheel stops growing. */
 const MAX_WHEEL = 340;
@@ -69,7 +76,7 @@ export function BonusWheelPage() {
   const reducedMotion = usePrefersReducedMotion();
   const wheel = useAtomValue(wheelAtom);
   const state = wheel.data;
-  const [spin, setSpin] = useState<{ id: number; spin: BonusSpin; answer: WheelSpinResponse } | null>(null);
+  const [spin, setSpin] = useState<Spin | null>(null);
   const [phase, setPhase] = useState<'idle' | 'asking' | 'spinning' | 'landed'>('idle');
   const [error, setError] = useState<string | null>(null);
   // one tap, one spin: a second tap before the answer is ignored synchronously
@@ -99,21 +106,34 @@ export function BonusWheelPage() {
     [t, state?.segments],
   );
 
+  // the spin the wheel plays: set from the answer itself, so the wheel turns before the screen re-renders
+  const store = useStore();
+  const [wheelSpin] = useState(() => atom<Spin | null>(null));
+
   const start = async () => {
     if (busy.current || !state?.available) return;
     busy.current = true;
-    setError(null);
-    setPhase('asking');
+    // the request leaves first; the screen's re-render is a transition after the tap
+    const request = spinWheel();
     hapticImpact('light');
+    startTransition(() => {
+      setError(null);
+      setPhase('asking');
+    });
     try {
-      const answer = await spinWheel();
+      const answer = await request;
       const turns = pickSpin(Math.random);
-      setSpin((current) => ({
-        id: (current?.id ?? 0) + 1,
+      const next: Spin = {
+        id: (store.get(wheelSpin)?.id ?? 0) + 1,
         spin: { ...turns, segment: answer.segment },
         answer,
-      }));
-      setPhase('spinning');
+      };
+      // the wheel turns now; the screen follows
+      store.set(wheelSpin, next);
+      startTransition(() => {
+        setSpin(next);
+        setPhase('spinning');
+      });
     } catch (failure) {
       setError(apiErrorText(failure));
       setPhase('idle');
@@ -141,11 +161,21 @@ export function BonusWheelPage() {
   // a stalled scene must not lock the screen; counted from when the wheel really starts, not from the tap
   const started = useSpinWatchdog(phase === 'spinning', SPIN_MS, land);
 
-  const plan = useMemo<BonusWheelScenePlan>(
-    () => ({ segments, spin: spin?.spin ?? null, reducedMotion }),
-    [segments, spin, reducedMotion],
+  // the plan follows the spin atom directly and the face from render: a new face (a new language) is
+  // prepared again, it never replays a spin
+  const faces = useFollowingAtom(segments);
+  const motion = useFollowingAtom(reducedMotion);
+  const cue = useMemo(
+    () =>
+      atom((get): SceneCue<BonusWheelScenePlan> => {
+        const playing = get(wheelSpin);
+        return {
+          plan: { segments: get(faces), spin: playing?.spin ?? null, reducedMotion: get(motion) },
+          play: playing ? playing.id : null,
+        };
+      }),
+    [wheelSpin, faces, motion],
   );
-  const cue = useSceneCue(plan, spin ? spin.id : null);
   const onEvents = useSceneEvents({
     label: 'Bonus wheel',
     ticks: true,
@@ -228,47 +258,68 @@ export function BonusWheelPage() {
         ) : null}
       </p>
 
-      <section className="bonus__card" aria-labelledby="bonus-letters-title">
-        <div className="bonus__card-head">
-          <h2 id="bonus-letters-title" className="bonus__card-title">
-            {t('bonus.lettersTitle')}
-          </h2>
-          <span className="bonus__count">
-            {t('bonus.lettersLabel', { count: LETTERS_COLLECTED, total: BONUS_WORD.length })}
-          </span>
-        </div>
-        <ol className="bonus__letters" data-testid="bonus-letters">
-          {BONUS_WORD.map((letter, i) => (
-            <li key={i} className="bonus__letter" data-active={i < LETTERS_COLLECTED || undefined}>
-              {letter}
-            </li>
-          ))}
-        </ol>
-      </section>
-
-      <section className="bonus__prizes" aria-labelledby="bonus-prizes-title">
-        <h2 id="bonus-prizes-title" className="bonus__section-title">
-          {t('bonus.prizes')}
-        </h2>
-        <ul className="bonus__grid" data-testid="bonus-prizes">
-          {state?.segments.map((segment, i) => (
-            <li key={segment.segment} className="bonus__prize">
-              <span className="bonus__prize-art">
-                {segmentArt(segment) && <ArtImage src={segmentArt(segment)!} className="bonus__prize-img" />}
-              </span>
-              <span className="bonus__prize-name">{segments[i]?.label}</span>
-              <span className="bonus__prize-price">
-                {t('retention.wheel.chance', {
-                  chance: (Math.round(segment.chance * 1000) / 10).toLocaleString(),
-                })}
-              </span>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <BonusLetters />
+      <PrizeGrid segments={state?.segments} labels={segments} />
     </section>
   );
 }
+
+/** The bonus letters collected (static while the wheel turns: not rendered again with it). */
+const BonusLetters = memo(function BonusLetters() {
+  const { t } = useTranslation();
+  return (
+    <section className="bonus__card" aria-labelledby="bonus-letters-title">
+      <div className="bonus__card-head">
+        <h2 id="bonus-letters-title" className="bonus__card-title">
+          {t('bonus.lettersTitle')}
+        </h2>
+        <span className="bonus__count">
+          {t('bonus.lettersLabel', { count: LETTERS_COLLECTED, total: BONUS_WORD.length })}
+        </span>
+      </div>
+      <ol className="bonus__letters" data-testid="bonus-letters">
+        {BONUS_WORD.map((letter, i) => (
+          <li key={i} className="bonus__letter" data-active={i < LETTERS_COLLECTED || undefined}>
+            {letter}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+});
+
+/** The prize table: rendered again only when the prizes or their labels change, not with the spin. */
+const PrizeGrid = memo(function PrizeGrid({
+  segments,
+  labels,
+}: {
+  segments: WheelStateResponse['segments'] | undefined;
+  labels: readonly BonusSegment[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <section className="bonus__prizes" aria-labelledby="bonus-prizes-title">
+      <h2 id="bonus-prizes-title" className="bonus__section-title">
+        {t('bonus.prizes')}
+      </h2>
+      <ul className="bonus__grid" data-testid="bonus-prizes">
+        {segments?.map((segment, i) => (
+          <li key={segment.segment} className="bonus__prize">
+            <span className="bonus__prize-art">
+              {segmentArt(segment) && <ArtImage src={segmentArt(segment)!} className="bonus__prize-img" />}
+            </span>
+            <span className="bonus__prize-name">{labels[i]?.label}</span>
+            <span className="bonus__prize-price">
+              {t('retention.wheel.chance', {
+                chance: (Math.round(segment.chance * 1000) / 10).toLocaleString(),
+              })}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+});
 
 /** What the spin paid, once the wheel has landed on it. */
 function WheelResult({ answer }: { answer: WheelSpinResponse }) {

@@ -48,6 +48,11 @@ const KEEP_FADE_MS = 300;
 /** A short pause between the reels landing and the win screen, so the landing can be seen, ms. */
 const WIN_PAUSE_MS = 450;
 
+/** Runs `task` in a task of its own once two frames have been drawn (the reels' first ones). */
+function afterFirstFrames(task: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(task, 0)));
+}
+
 /**
  * The message an open failure shows: when to try again after a rate limit, the server's, or the
  * translated 'Error opening case' (spec §8).
@@ -176,7 +181,6 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       // and a task of their own), not between the tap and the request, where a slow phone would wait on them
       hapticImpact('medium');
       startTransition(() => setState({ ...IDLE, phase: 'opening', mode: 'normal', count }));
-      setTimeout(preloadSounds, 0); // the page has its gesture now, so the audio context may start
       void (async () => {
         try {
           const answer = await request;
@@ -184,10 +188,16 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
           keepUnseen('case', caseId, answer.results);
           // the reels first: the roulette starts from here, the screen's render follows
           store.set(reels, buildReels(pieces, answer.results));
+          // the page has its gesture now, so the audio context may start: once the reels move (making
+          // one is a long task on a slow phone, which must not stand between the answer and the motion)
+          afterFirstFrames(preloadSounds);
           hold.current?.answered(answer.results.map((r) => r.openingId));
           void applyBalance(answer.balance);
-          // whole, not on top of the 'opening' state: that transition may not have been rendered yet
-          setState({ ...IDLE, phase: 'spinning', mode: 'normal', count, results: answer.results });
+          // whole, not on top of the 'opening' state: that transition may not have been rendered yet;
+          // a transition too, so its render yields to the reels' first frames
+          startTransition(() =>
+            setState({ ...IDLE, phase: 'spinning', mode: 'normal', count, results: answer.results }),
+          );
         } catch (error) {
           fail(error);
           reset();

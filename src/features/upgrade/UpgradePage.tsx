@@ -1,5 +1,14 @@
-import { atom, useAtomValue } from 'jotai';
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { atom, useAtomValue, useStore } from 'jotai';
+import {
+  memo,
+  startTransition,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { InventoryEntry } from '../../../contract/inventory.ts';
@@ -37,10 +46,11 @@ import {
   shownChance,
   upgradeReducer,
   type CloseKind,
+  type UpgradeOutcome,
   type UpgradeState,
 } from './model';
 import { UpgradeResultSheet } from './UpgradeResultSheet';
-import { chanceLabel, UpgradeWheel } from './UpgradeWheel';
+import { chanceLabel, UpgradeWheel, type WheelRoll } from './UpgradeWheel';
 import { PLACEHOLDER_CASES } from './placeholders';
 import './upgrade.css';
 
@@ -84,6 +94,35 @@ export function UpgradePage() {
   }, [state]);
   const refreshed = useRef<Promise<void>>(Promise.resolve());
   const panel = useRef<HTMLDivElement>(null);
+  // the roll the wheel shows: set from the answer itself, so the wheel turns before the screen re-renders
+  const store = useStore();
+  const [wheelRoll] = useState(() => atom<WheelRoll | null>(null));
+  const spins = useRef(0);
+  // the roll whose result the wheel is to tell
+  const awaiting = useRef<{ spinId: number; outcome: UpgradeOutcome } | null>(null);
+  // the chance shown at rest, for a failed roll's red wheel
+  const restingChance = useRef(0);
+  const showRoll = useCallback(
+    (answer: Pick<UpgradeRollResponse, 'rolled' | 'chance' | 'success'> | null, failedAt?: number) => {
+      if (answer) {
+        spins.current += 1;
+        const outcome = answer.success ? 'success' : 'fail';
+        store.set(wheelRoll, {
+          spinId: spins.current,
+          rolled: answer.rolled,
+          chance: answer.chance,
+          outcome,
+        });
+        return spins.current;
+      } else if (failedAt !== undefined) {
+        store.set(wheelRoll, { spinId: spins.current, rolled: null, chance: failedAt, outcome: 'fail' });
+      } else {
+        store.set(wheelRoll, null);
+      }
+      return null;
+    },
+    [store, wheelRoll],
+  );
 
   const start = useCallback(
     async (current: UpgradeState) => {
@@ -100,28 +139,37 @@ export function UpgradePage() {
         return answer;
       });
       if (!roll) return;
-      dispatch({ type: 'start' });
+      // the request has left: the screen's re-render (buttons held, the phase) is a transition after the
+      // tap, not work between the tap and the wheel; the guard above already holds a second tap
       hapticImpact('medium');
-      // the wheel is what to watch now, wherever the grid was scrolled to
-      panel.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+      startTransition(() => dispatch({ type: 'start' }));
       try {
         const answer = await roll;
-        dispatch({ type: 'answered', answer });
+        // the wheel first, straight from the answer; the screen follows as a transition
+        const spinId = showRoll(answer);
+        if (spinId !== null) awaiting.current = { spinId, outcome: answer.success ? 'success' : 'fail' };
+        startTransition(() => dispatch({ type: 'answered', answer }));
       } catch (error) {
-        dispatch({ type: 'failed', error: apiErrorText(error, t('upgrade.result.error')) });
+        showRoll(null, restingChance.current);
+        startTransition(() =>
+          dispatch({ type: 'failed', error: apiErrorText(error, t('upgrade.result.error')) }),
+        );
         hapticNotification('error');
         refreshed.current = refreshAfterUpgrade();
       }
     },
-    [baseChance, t],
+    [baseChance, t, showRoll],
   );
 
-  const onResult = useCallback(() => {
-    const current = latest.current;
-    if (current.phase !== 'rolling') return;
+  const onResult = useCallback((spinId: number) => {
+    // only a roll this screen started (not an unseen roll the wheel shows again) tells its result here
+    const pending = awaiting.current;
+    if (pending?.spinId !== spinId) return;
+    awaiting.current = null;
+    // after the answer's own update, whether or not the screen has rendered it yet
     dispatch({ type: 'resulted' });
     // the result sheet sounds a success as big as it is
-    if (current.outcome === 'success') {
+    if (pending.outcome === 'success') {
       hapticNotification('success');
     } else {
       hapticNotification('error');
@@ -133,37 +181,44 @@ export function UpgradePage() {
   // Repeat first shows what it will stake (the same item, multiplier and gift), then stakes on Confirm
   const [repeatStake, setRepeatStake] = useState<InventoryEntry | null>(null);
 
-  const close = useCallback(async (kind: CloseKind) => {
-    const before = latest.current;
-    if (kind !== 'repeat') {
+  const close = useCallback(
+    async (kind: CloseKind) => {
+      const before = latest.current;
+      if (kind !== 'repeat') {
+        showRoll(null);
+        dispatch({ type: 'close', kind });
+        return;
+      }
+      // the inventory after this roll tells whether the item is still held (a stake held more than once)
+      await refreshed.current;
+      const held = queryClient
+        .getQueryData<InventoryEntry[]>(queryKeys.inventory)
+        ?.find((e) => e.id === before.stakeId && e.quantity > 0);
+      if (held) {
+        setRepeatStake(held);
+        return;
+      }
+      showRoll(null);
       dispatch({ type: 'close', kind });
-      return;
-    }
-    // the inventory after this roll tells whether the item is still held (a stake held more than once)
-    await refreshed.current;
-    const held = queryClient
-      .getQueryData<InventoryEntry[]>(queryKeys.inventory)
-      ?.find((e) => e.id === before.stakeId && e.quantity > 0);
-    if (held) {
-      setRepeatStake(held);
-      return;
-    }
-    dispatch({ type: 'close', kind });
-    dispatch({ type: 'tab', tab: 'inventory' });
-  }, []);
+      dispatch({ type: 'tab', tab: 'inventory' });
+    },
+    [showRoll],
+  );
 
   const confirmRepeat = useCallback(() => {
     const before = latest.current;
     setRepeatStake(null);
+    showRoll(null);
     dispatch({ type: 'close', kind: 'repeat' });
     void start({ ...before, started: false, phase: 'idle' });
-  }, [start]);
+  }, [start, showRoll]);
   const cancelRepeat = useCallback(() => setRepeatStake(null), []);
 
   const continueToProfile = useCallback(() => {
+    showRoll(null);
     dispatch({ type: 'close', kind: 'continue' });
     void navigate('/profile');
-  }, [navigate]);
+  }, [navigate, showRoll]);
 
   // the result sheet is up: the roll is seen
   useEffect(() => {
@@ -177,6 +232,25 @@ export function UpgradePage() {
     const unseen = readUnseen<UpgradeRollResponse>(playerId, 'upgrade', UNSEEN_ID);
     if (unseen && state.phase === 'idle') dispatch({ type: 'unseen', answer: unseen });
   }
+  // such a roll turns the wheel to it once more (set after the render that found it)
+  useLayoutEffect(() => {
+    if (state.phase === 'result' && state.rolled !== null && store.get(wheelRoll) === null && state.answer)
+      showRoll(state.answer);
+  }, [state.phase, state.rolled, state.answer, store, wheelRoll, showRoll]);
+  // the wheel is what to watch now, wherever the grid was scrolled to
+  useEffect(() => {
+    if (state.phase === 'requesting') panel.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }, [state.phase]);
+
+  // stable, so the grids (memoized) render again only when what they show changes, not with each phase
+  const selectStake = useCallback((itemId: string) => {
+    hapticSelection();
+    dispatch({ type: 'stake', itemId });
+  }, []);
+  const selectTarget = useCallback((itemId: string) => {
+    hapticSelection();
+    dispatch({ type: 'target', itemId });
+  }, []);
 
   const optionsReady = state.coef !== null && stake !== null;
   const options = useAtomValue(optionsReady ? upgradeOptionsAtom(stake.id, state.coef!) : NO_OPTIONS);
@@ -184,6 +258,9 @@ export function UpgradePage() {
   const target = targets.find((i) => i.id === state.targetId) ?? targets[0];
   // the exact odds of the gift aimed at, shown before the player commits
   const chance = shownChance(state, baseChance, target?.chance);
+  useLayoutEffect(() => {
+    restingChance.current = chance;
+  }, [chance]);
 
   return (
     <section
@@ -195,13 +272,7 @@ export function UpgradePage() {
       <h1 className="visually-hidden">{t('upgrade.title')}</h1>
 
       <div ref={panel} className="upgrade-panel" data-testid="upgrade-panel">
-        <UpgradeWheel
-          chance={chance}
-          rolled={state.rolled}
-          spinId={state.spinId}
-          outcome={state.outcome}
-          onResult={onResult}
-        />
+        <UpgradeWheel chance={chance} roll={wheelRoll} onResult={onResult} />
         <p className="upgrade-panel__chance">
           {t('upgrade.chance')} <strong data-testid="upgrade-chance">{chanceLabel(chance)}</strong>
         </p>
@@ -266,25 +337,14 @@ export function UpgradePage() {
       </div>
 
       {state.tab === 'inventory' ? (
-        <InventoryGrid
-          query={inventory}
-          selectedId={state.stakeId}
-          disabled={busy}
-          onSelect={(itemId) => {
-            hapticSelection();
-            dispatch({ type: 'stake', itemId });
-          }}
-        />
+        <InventoryGrid query={inventory} selectedId={state.stakeId} disabled={busy} onSelect={selectStake} />
       ) : optionsReady ? (
         <TargetGrid
           stakeId={stake.id}
           coef={state.coef!}
           selectedId={state.targetId}
           disabled={busy}
-          onSelect={(itemId) => {
-            hapticSelection();
-            dispatch({ type: 'target', itemId });
-          }}
+          onSelect={selectTarget}
         />
       ) : (
         <p className="upgrade-grid__message" data-testid="upgrade-targets-hint">
@@ -409,7 +469,7 @@ interface GridProps {
   onSelect: (itemId: string) => void;
 }
 
-function ItemCard({
+const ItemCard = memo(function ItemCard({
   item,
   selected,
   disabled,
@@ -451,9 +511,9 @@ function ItemCard({
       </button>
     </li>
   );
-}
+});
 
-function InventoryGrid({
+const InventoryGrid = memo(function InventoryGrid({
   query,
   selectedId,
   disabled,
@@ -493,9 +553,9 @@ function InventoryGrid({
       )}
     </QueryState>
   );
-}
+});
 
-function TargetGrid({
+const TargetGrid = memo(function TargetGrid({
   stakeId,
   coef,
   selectedId,
@@ -536,7 +596,7 @@ function TargetGrid({
       )}
     </QueryState>
   );
-}
+});
 
 /**
  * The spec's 56 placeholder cases with name, image and price: what 'Desired gift' offers when the catalogue

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { atom, useAtomValue, type Atom } from 'jotai';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPercent } from '../../lib/format';
 import {
@@ -7,7 +8,7 @@ import {
   type ChanceWheelOutcome,
   type ChanceWheelScenePlan,
 } from '../../../scenes/chance-wheel';
-import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
+import { SceneView, useFollowingAtom, type SceneCue } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
@@ -17,14 +18,27 @@ const MAX_WHEEL_PX = 240;
 /** A started roll's length, ms: once it has run this (plus a margin) the result shows anyway. */
 const SPIN_MS = chanceWheelConfig.durationMs + chanceWheelConfig.resultDelayMs;
 
-interface UpgradeWheelProps {
-  chance: number;
-  /** the server's roll while the wheel shows it, else null */
-  rolled: number | null;
+/**
+ * What the wheel shows of a roll: set outside React the moment the server answers (or the roll fails, or an
+ * unseen roll is shown again), so that the wheel starts turning before the screen renders the answer.
+ */
+export interface WheelRoll {
+  /** a new value starts a new turn of the wheel (when `rolled` is set) */
   spinId: number;
-  outcome: ChanceWheelOutcome | null;
-  /** the wheel stopped on the roll and 0.5 s passed (or it could not run): show the result */
-  onResult: () => void;
+  /** the server's roll; null: no turn (a failed request shows the outcome at rest) */
+  rolled: number | null;
+  /** the chance the roll was played at */
+  chance: number;
+  outcome: ChanceWheelOutcome;
+}
+
+interface UpgradeWheelProps {
+  /** the chance shown at rest, while there is no roll */
+  chance: number;
+  /** the roll the wheel shows, null at rest */
+  roll: Atom<WheelRoll | null>;
+  /** the wheel stopped on the roll `spinId` and 0.5 s passed (or it could not run): show the result */
+  onResult: (spinId: number) => void;
 }
 
 /**
@@ -39,7 +53,7 @@ export function chanceLabel(chance: number): string {
  * The result panel's chance wheel (spec §4): the chance in the centre as percent with 1 decimal, a 5 s roll
  * to the server's answer, green on success, red on failure, blue while neutral. Ticks click and buzz.
  */
-export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: UpgradeWheelProps) {
+export const UpgradeWheel = memo(function UpgradeWheel({ chance, roll, onResult }: UpgradeWheelProps) {
   const { t } = useTranslation();
   const [ref, width] = useElementWidth<HTMLDivElement>();
   // a roll started with reduced motion on is short
@@ -47,15 +61,18 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
   const size = Math.min(width, MAX_WHEEL_PX);
   const resolution = sceneResolution();
   const [failed, setFailed] = useState(false);
-  const label = chanceLabel(chance);
-  const rolling = rolled !== null;
+  const current = useAtomValue(roll);
+  const label = chanceLabel(current?.chance ?? chance);
+  const outcome = current?.outcome ?? null;
+  const spinId = current?.spinId ?? null;
+  const rolling = current !== null && current.rolled !== null;
 
   // one result per roll, whichever of the wheel, the fallback and the watchdog says so first
   const resultFor = useRef<number | null>(null);
   const finish = useCallback(() => {
-    if (resultFor.current === spinId) return;
+    if (spinId === null || resultFor.current === spinId) return;
     resultFor.current = spinId;
-    onResult();
+    onResult(spinId);
   }, [spinId, onResult]);
 
   useEffect(() => {
@@ -64,11 +81,28 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
   // a stalled wheel must not hold the result; counted from when the wheel really starts, not from the request
   const started = useSpinWatchdog(rolling && !failed, SPIN_MS, finish);
 
-  const plan = useMemo<ChanceWheelScenePlan>(
-    () => ({ chance, label, rolled, outcome, reducedMotion }),
-    [chance, label, rolled, outcome, reducedMotion],
+  // the plan follows the roll atom directly (the wheel turns when the answer sets it) and the resting
+  // chance from render; a new resting chance prepares the wheel again, it never replays a roll
+  const resting = useFollowingAtom(chance);
+  const motion = useFollowingAtom(reducedMotion);
+  const cue = useMemo(
+    () =>
+      atom((get): SceneCue<ChanceWheelScenePlan> => {
+        const shown = get(roll);
+        const at = shown?.chance ?? get(resting);
+        return {
+          plan: {
+            chance: at,
+            label: chanceLabel(at),
+            rolled: shown?.rolled ?? null,
+            outcome: shown?.outcome ?? null,
+            reducedMotion: get(motion),
+          },
+          play: shown && shown.rolled !== null ? shown.spinId : null,
+        };
+      }),
+    [roll, resting, motion],
   );
-  const cue = useSceneCue(plan, rolling ? spinId : null);
   const onEvents = useSceneEvents({
     label: 'Chance wheel',
     ticks: true,
@@ -106,4 +140,4 @@ export function UpgradeWheel({ chance, rolled, spinId, outcome, onResult }: Upgr
       )}
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { atom, useStore, type Atom } from 'jotai';
+import { atom, useStore, type Atom, type PrimitiveAtom } from 'jotai';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { BattleReelConfig, BattleReelScenePlan } from '../../../scenes/battle-reel';
 import type { BonusWheelConfig, BonusWheelScenePlan } from '../../../scenes/bonus-wheel';
@@ -45,6 +45,20 @@ export function useSceneCue<Plan>(plan: Plan, play: number | string | null): Ato
     if (current.plan !== plan || current.play !== play) store.set(cue, { plan, play });
   }, [store, cue, plan, play]);
   return cue;
+}
+
+/**
+ * An atom that follows a value computed in render (set after each render that changed it), for a cue atom
+ * derived from both render values and values set outside React: the derived cue keeps its identity when the
+ * render value changes, so only its plan changes (prepared again), not its play.
+ */
+export function useFollowingAtom<T>(value: T): PrimitiveAtom<T> {
+  const store = useStore();
+  const [follower] = useState(() => atom(value));
+  useLayoutEffect(() => {
+    if (!Object.is(store.get(follower), value)) store.set(follower, value);
+  }, [store, follower, value]);
+  return follower;
 }
 
 export interface SceneViewProps<S extends SceneId> {

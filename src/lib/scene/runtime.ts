@@ -124,8 +124,19 @@ function connectMain(): Connection {
   let handle: ((message: ToRuntime) => void) | null = null;
   void import('../../../scenes/main-thread').then(({ SceneHost }) => {
     const pendingArt = new Map<string, Promise<ImageBitmap | null>>();
+    // the host's events reach the page in a task of their own, as a worker's messages do: a play's first
+    // frame, or the frame that settles it, is not held by what the page does with them (sounds, the
+    // screen's state, the feed and balance held during the spin)
+    const inbox: FromRuntime[] = [];
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      for (const message of inbox.splice(0)) receive(message);
+    };
     const host = new SceneHost({
-      post: receive,
+      post(message) {
+        inbox.push(message);
+        if (inbox.length === 1) channel.port2.postMessage(null);
+      },
       compositor: createCompositor((surface) => canvases.get(surface)),
       requestArt: (url) => {
         let art = pendingArt.get(url);
