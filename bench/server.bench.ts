@@ -28,6 +28,7 @@ import type { AdminMetricsResponse } from '../contract/metrics.ts';
 import { openDatabase, type Db } from '../server/db/index.ts';
 import { statsSince, type DatabaseStats } from '../server/db/stats.ts';
 import { BOT_TOKEN, createTestDatabase, postgresUrl, signLaunchData } from '../tests/api/harness.ts';
+import { seedFundedPlayers } from './players.ts';
 import { percentile, report } from './report.ts';
 
 const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 4000);
@@ -104,27 +105,8 @@ function request(
 
 // ── the server ─────────────────────────────────────────────────────────────────────────────────────
 
-async function seedPlayers(db: Db): Promise<void> {
-  const ids = Array.from({ length: PLAYERS }, (_, i) => BigInt(FIRST_ID + i));
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('users')
-      .values(ids.map((id) => ({ id, first_name: `Bench${id}`, balance_nano: GRANT_NANO })))
-      .execute();
-    await trx
-      .insertInto('ledger')
-      .values(
-        ids.map((id) => ({
-          user_id: id,
-          delta_nano: GRANT_NANO,
-          balance_after_nano: GRANT_NANO,
-          kind: 'bench_grant',
-          ref: null,
-          external_id: `server-bench:${id}`,
-        })),
-      )
-      .execute();
-  });
+function seedPlayers(db: Db): Promise<void> {
+  return seedFundedPlayers(db, { firstId: FIRST_ID, count: PLAYERS, grantNano: GRANT_NANO, label: 'Bench' });
 }
 
 interface Target {

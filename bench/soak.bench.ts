@@ -31,6 +31,7 @@ import type { AdminMetricsResponse } from '../contract/metrics.ts';
 import { openDatabase, type Db } from '../server/db/index.ts';
 import { BOT_TOKEN, createTestDatabase, postgresUrl } from '../tests/api/harness.ts';
 import { otherCores, sampleCpu } from './cpu.ts';
+import { seedFundedPlayers } from './players.ts';
 import { percentile, report } from './report.ts';
 import type { ClientConfig, ClientResult, FromClient, ToClient } from './soak-client.ts';
 
@@ -85,31 +86,8 @@ function hardFileLimit(): number | null {
 
 // ── the database: players with funds, made before the server starts ─────────────────────────────────
 
-async function seedPlayers(db: Db): Promise<void> {
-  for (let start = 0; start < PLAYERS; start += 1000) {
-    const ids = Array.from({ length: Math.min(1000, PLAYERS - start) }, (_, i) =>
-      BigInt(FIRST_ID + start + i),
-    );
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('users')
-        .values(ids.map((id) => ({ id, first_name: `Soak ${id}`, balance_nano: GRANT_NANO })))
-        .execute();
-      await trx
-        .insertInto('ledger')
-        .values(
-          ids.map((id) => ({
-            user_id: id,
-            delta_nano: GRANT_NANO,
-            balance_after_nano: GRANT_NANO,
-            kind: 'bench_grant',
-            ref: null,
-            external_id: `soak:${id}`,
-          })),
-        )
-        .execute();
-    });
-  }
+function seedPlayers(db: Db): Promise<void> {
+  return seedFundedPlayers(db, { firstId: FIRST_ID, count: PLAYERS, grantNano: GRANT_NANO, label: 'Soak' });
 }
 
 interface Target {
