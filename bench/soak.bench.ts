@@ -184,7 +184,10 @@ function startClient(index: number, firstIndex: number, count: number, caseId: s
     else if (message.type === 'result') onResult(message);
   });
   child.on('exit', (code) => onFail(new Error(`client ${index} exited (${code})`)));
-  return { child, ready, result, tell: (message) => child.connected && child.send(message) };
+  // a client that is exiting (its run over, or failed: its 'exit' ends the run) may no longer take a message:
+  // the send's error goes to its callback instead of an unhandled 'error' event that would end the bench
+  const tell = (message: ToClient) => child.connected && child.send(message, () => undefined);
+  return { child, ready, result, tell };
 }
 
 async function waitReady(child: ChildProcess): Promise<void> {
