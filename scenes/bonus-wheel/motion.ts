@@ -1,11 +1,5 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
-import {
-  borderCrossings,
-  mod1,
-  turnKeyframes,
-  wheelRotation,
-  type SpinDirection,
-} from '../shared/wheel.ts';
+import { borderCrossings, mod1, turnKeyframes, wheelRotation, type SpinDirection } from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
 import type { BonusSpin, BonusWheelPlan } from './plan.ts';
 

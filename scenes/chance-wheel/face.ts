@@ -25,7 +25,10 @@ export function ringGeometry(size: number, config: ChanceWheelConfig): RingGeome
 
 /** The inner disc, around (0, 0): it does not turn, but lies under the ring (and in its baked face). */
 export function drawDisc(g: Graphics, geometry: RingGeometry, config: ChanceWheelConfig): Graphics {
-  return g.clear().circle(0, 0, geometry.outer - geometry.width).fill(config.discColor);
+  return g
+    .clear()
+    .circle(0, 0, geometry.outer - geometry.width)
+    .fill(config.discColor);
 }
 
 /**

@@ -5,13 +5,7 @@ import { wheelRotation } from '../shared/wheel.ts';
 import { formatChance, isInsideArc } from './chance.ts';
 import { resolveConfig, type ChanceWheelConfig } from './config.ts';
 import { bakeRingFace, drawDisc, drawRing, faceKey, ringGeometry } from './face.ts';
-import {
-  chanceMotion,
-  crossings,
-  discKeyframes,
-  motion,
-  type ChanceWheelMotion,
-} from './motion.ts';
+import { chanceMotion, crossings, discKeyframes, motion, type ChanceWheelMotion } from './motion.ts';
 import type { ChanceWheelOutcome, ChanceWheelScenePlan } from './plan.ts';
 
 /** Baked faces kept for the compositor: the player goes back and forth between a few selections. */

@@ -32,11 +32,9 @@ export function sampleKeyframes(
 ): Keyframe[] {
   const end = Math.max(durationMs, 0);
   const straightEnough = (t0: number, v0: number, t1: number, v1: number) =>
-    [0.25, 0.5, 0.75].every(
-      (f) => Math.abs(v0 + (v1 - v0) * f - valueAt(t0 + (t1 - t0) * f)) <= tolerance,
-    );
+    [0.25, 0.5, 0.75].every((f) => Math.abs(v0 + (v1 - v0) * f - valueAt(t0 + (t1 - t0) * f)) <= tolerance);
   const keyframes: Keyframe[] = [{ t: 0, value: valueAt(0) }];
-  for (let t = 0; t < end; ) {
+  for (let t = 0; t < end;) {
     const v0 = keyframes.at(-1)!.value;
     let step = Math.min(maxStepMs, end - t);
     while (step > minStepMs && !straightEnough(t, v0, t + step, valueAt(t + step))) step /= 2;

@@ -70,7 +70,10 @@ async function expectHandedOff(page: Page): Promise<void> {
 
 /** The scene's canvas width, CSS px. */
 const canvasWidth = (page: Page, container: string) =>
-  page.getByTestId(container).locator('canvas').evaluate((canvas) => parseFloat(canvas.style.width));
+  page
+    .getByTestId(container)
+    .locator('canvas')
+    .evaluate((canvas) => parseFloat(canvas.style.width));
 
 // ── the upgrade wheel, on the shared demo server ──────────────────────────────────────────────────────────
 
