@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
@@ -250,10 +251,8 @@ export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): Telegr
         if (signal.aborted) return;
         log?.error({ err }, `the telegram bot could not start: trying again in ${UPDATES_RETRY_MS / 1000} s`);
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, UPDATES_RETRY_MS);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      // a stop ends the wait at once (and leaves no listener behind on the signal, retry after retry)
+      await sleep(UPDATES_RETRY_MS, undefined, { signal }).catch(() => undefined);
     }
   };
 
