@@ -676,6 +676,25 @@ const WANTED_SCENES = process.env.BENCH_SCENES
 const withPath = (url: string, fallback: boolean) =>
   fallback ? `${url}${url.includes('?') ? '&' : '?'}${FALLBACK_QUERY}` : url;
 
+/** A reference page with its query: the same readiness, tap and end for every reference. */
+function referencePage(
+  mode: ModeName,
+  label: string,
+  page: string,
+  durationMs: number,
+  query: Record<string, string>,
+): SpinSpec {
+  return {
+    label,
+    mode,
+    url: `${refBase}/${page}?${new URLSearchParams({ ...query, duration: String(durationMs) })}`,
+    ready: 'body[data-ready="1"]',
+    tap: '#start',
+    done: `document.body.dataset.done === '1'`,
+    spinMs: durationMs,
+  };
+}
+
 /** The DOM reel with a scene's reels, card width, length and easing. */
 function reelReference(
   mode: ModeName,
@@ -685,21 +704,11 @@ function reelReference(
   durationMs: number,
   ease: string,
 ): SpinSpec {
-  const query = new URLSearchParams({
+  return referencePage(mode, label, 'dom-reel.html', durationMs, {
     reels: String(reels),
     card: String(card),
-    duration: String(durationMs),
     ease: cssEasing(ease),
   });
-  return {
-    label,
-    mode,
-    url: `${refBase}/dom-reel.html?${query}`,
-    ready: 'body[data-ready="1"]',
-    tap: '#start',
-    done: `document.body.dataset.done === '1'`,
-    spinMs: durationMs,
-  };
 }
 
 /** The SVG wheel with a scene's length, turns and easing. */
@@ -710,20 +719,10 @@ function wheelReference(
   turns: number,
   ease: string,
 ): SpinSpec {
-  const query = new URLSearchParams({
-    duration: String(durationMs),
+  return referencePage(mode, label, 'svg-wheel.html', durationMs, {
     turns: String(turns),
     ease: cssEasing(ease),
   });
-  return {
-    label,
-    mode,
-    url: `${refBase}/svg-wheel.html?${query}`,
-    ready: 'body[data-ready="1"]',
-    tap: '#start',
-    done: `document.body.dataset.done === '1'`,
-    spinMs: durationMs,
-  };
 }
 
 function referenceSpec(mode: ModeName, scene: SceneKey): SpinSpec {
