@@ -7,7 +7,9 @@ import { startLeasedJob, type LeasedJobHandle } from '../../server/jobs/lease.ts
  * be). The three-process test with real work killed mid-job is tests/api/instances.test.ts.
  */
 
-const TTL_MS = 600;
+// long enough that a renewal (every third of it) delayed by a busy machine does not lose the lease: at 600 ms a
+// renewal late by 400 ms once lost it mid-test and the job started three times
+const TTL_MS = 2000;
 
 interface Contender {
   handle: LeasedJobHandle;
