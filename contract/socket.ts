@@ -8,7 +8,9 @@ import type { BattleEventMessage } from './battles.ts';
 //
 // One socket per app carries everything the server pushes:
 // - the live drops feed, public: {type: 'drops'} first (the catch-up: the newest drops, or with `after`
-//   only newer ones), then {type: 'drops'} batches of new drops, at most one batch per FEED_BATCH_MS;
+//   only newer ones), then {type: 'drops'} batches of new drops, at most one batch per FEED_BATCH_MS, each
+//   of at most FEED_BATCH_MAX drops (the newest) plus, on a signed-in socket, the player's own drops that
+//   did not fit in the batch (in a {type: 'drops'} of their own);
 // - after {type: 'auth', token}: {type: 'auth_ok'} and the player's balance at once ({type: 'balance'}),
 //   then the balance after every committed change (any instance, any cause), and {type:
 //   'deposit_credited'} for each credit of a deposit; a refused token gets {type: 'auth_failed'} and the
@@ -78,5 +80,13 @@ export type AppSocketQuery = Static<typeof AppSocketQuery>;
 
 /** New drops go out together, at most one batch per this many ms (a busy feed costs each socket little). */
 export const FEED_BATCH_MS = 1000;
+/**
+ * Most drops in a live batch: the newest of its second. Ten a second is more than a person follows and
+ * turns the 30 shown drops over in three seconds; when more are opened the live feed is a sample of them
+ * (every socket would otherwise get every drop: at a few hundred a second, tens of kilobytes a second per
+ * socket, hundreds of megabytes a second for an instance's sockets). A player always gets their own drops,
+ * and a catch-up (a reconnect) holds the newest drops whatever the sample was.
+ */
+export const FEED_BATCH_MAX = 10;
 /** The server sends {type: 'hb'} this often. */
 export const HEARTBEAT_MS = 25_000;

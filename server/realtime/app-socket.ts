@@ -7,6 +7,7 @@ import {
   AppSocketAuth,
   AppSocketQuery,
   AppSocketWatchBattles,
+  FEED_BATCH_MAX,
   FEED_BATCH_MS,
   HEARTBEAT_MS,
   type AppSocketServerMessage,
@@ -23,8 +24,8 @@ import {
   DropFanOut,
   frame,
   inSlices,
-  isDropEvent,
   latestDrops,
+  receivedDrop,
   sendFrame,
   sharedLatestDrops,
   type FeedSocket,
@@ -219,6 +220,12 @@ class AppSockets {
     this.toUser(event.u, balanceMessage(event));
   }
 
+  /** The sockets the player is signed in on here. */
+  *socketsOf(userId: string): Iterable<FeedSocket> {
+    const set = this.byUser.get(userId);
+    if (set) for (const client of set) yield client.socket;
+  }
+
   toUser(userId: string, message: AppSocketServerMessage): void {
     const set = this.byUser.get(userId);
     if (!set) return;
@@ -290,14 +297,20 @@ async function verify(ctx: AppContext, token: string): Promise<bigint | null> {
 /** GET /ws (WebSocket): see contract/socket.ts. Returns the count of open app sockets (for metrics). */
 export function appSocketRoutes(app: App, ctx: AppContext): () => number {
   const sockets = new AppSockets();
-  const feed = new DropFanOut(app.log, FEED_BATCH_MS, false);
+  const feed = new DropFanOut(app.log, {
+    batchMs: FEED_BATCH_MS,
+    batchMax: FEED_BATCH_MAX,
+    heartbeat: false,
+    ownerSockets: (owner) => sockets.socketsOf(owner),
+  });
   const newest = sharedLatestDrops(ctx.db);
   const floods = new ThrottledWarning(app.log, 'app sockets closed for sending too many messages');
   const stopPublisher = startBalancePublisher(ctx, app.log);
   const bus: EventBus = ctx.bus;
   const unsubscribe = [
     bus.subscribe(DROPS_CHANNEL, (payload) => {
-      if (isDropEvent(payload)) feed.deliver(payload);
+      const received = receivedDrop(payload);
+      if (received) feed.deliver(received.drop, received.owner);
     }),
     bus.subscribe(BALANCES_CHANNEL, (payload) => {
       if (!isBalanceBatch(payload)) {

@@ -121,28 +121,52 @@ export function sharedLatestDrops(db: Db): () => Promise<DropEvent[]> {
     }));
 }
 
+/** What travels on the bus for a drop: the public event and, apart, the id of the player who opened it. */
+export interface DropAnnouncement extends DropEvent {
+  /** the player's user id (decimal text): their own sockets get the drop even when a batch leaves it out */
+  owner?: string;
+}
+
 /**
- * Announces committed openings on the bus, in order, without holding up the caller. Call it only after
- * the opening's transaction has committed: a rolled-back opening must never be announced.
+ * Announces committed openings of one player on the bus, in order, without holding up the caller. Call it
+ * only after the opening's transaction has committed: a rolled-back opening must never be announced.
  */
-export function announceDrops(bus: EventBus, rows: readonly DropRow[], log: FastifyBaseLogger): void {
+export function announceDrops(
+  bus: EventBus,
+  rows: readonly DropRow[],
+  log: FastifyBaseLogger,
+  owner?: bigint,
+): void {
   if (rows.length === 0) return;
+  const ownerText = owner === undefined ? undefined : owner.toString();
+  const announce = (row: DropRow): DropAnnouncement =>
+    ownerText === undefined ? toDropEvent(row) : { ...toDropEvent(row), owner: ownerText };
   // one message per drop, all in one go: an x3 opening costs one NOTIFY statement, not three. A drop
   // too big for a message refuses the lot before anything is sent: then each is tried on its own, so one
   // bad drop never keeps the others from the feed.
-  bus.publishAll(DROPS_CHANNEL, rows.map(toDropEvent)).catch(async (err: unknown) => {
+  bus.publishAll(DROPS_CHANNEL, rows.map(announce)).catch(async (err: unknown) => {
     if (!(err instanceof RangeError)) {
       log.warn({ err, openingIds: rows.map((r) => r.id.toString()) }, 'drops were not announced');
       return;
     }
     for (const row of rows) {
       try {
-        await bus.publish(DROPS_CHANNEL, toDropEvent(row));
+        await bus.publish(DROPS_CHANNEL, announce(row));
       } catch (err) {
         log.warn({ err, openingId: row.id.toString() }, 'a drop was not announced');
       }
     }
   });
+}
+
+/**
+ * A drop from the bus as the public event and its owner (absent: not told), or null when the payload is
+ * not a drop. The owner never reaches a socket.
+ */
+export function receivedDrop(payload: unknown): { drop: DropEvent; owner: string | null } | null {
+  if (!isDropEvent(payload)) return null;
+  const { owner, ...drop } = payload as DropAnnouncement;
+  return { drop, owner: typeof owner === 'string' && /^\d{1,20}$/.test(owner) ? owner : null };
 }
 
 function isText(v: unknown): v is string {
@@ -225,36 +249,54 @@ export function inSlices<T>(items: readonly T[], visit: (item: T) => void, done?
   step();
 }
 
+/** Drops of one batch window held at most (a window busier than this keeps its newest). */
+const MAX_WINDOW = 2000;
+
+/** How a fan-out batches (see DropFanOut.deliver). */
+export interface FanOutOptions {
+  /** > 0: new drops go out in batches, at most one per this many ms; 0: each at once */
+  batchMs?: number;
+  /** most drops in a batch (its newest); default: the catch-up's size */
+  batchMax?: number;
+  /** false leaves the pings to the caller (a socket in another SocketHub already gets them) */
+  heartbeat?: boolean;
+  /** the sockets a player is signed in on: their own drops left out of a batch go to them */
+  ownerSockets?: (owner: string) => Iterable<FeedSocket> | undefined;
+}
+
 /** The feed sockets of one instance (of one socket route). */
 export class DropFanOut {
   private readonly members = new Map<FeedSocket, Member>();
   private readonly hub: SocketHub | null;
-  private batch: DropEvent[] = [];
+  private readonly batchMs: number;
+  private readonly batchMax: number;
+  private readonly ownerSockets: FanOutOptions['ownerSockets'];
+  /** the window's drops, oldest first, with their owners (null: not told) */
+  private batch: { drop: DropEvent; owner: string | null }[] = [];
   private batchTimer: NodeJS.Timeout | null = null;
   /** a batch is on its way to the sockets (in slices) */
   private sending = false;
 
-  /**
-   * batchMs > 0 sends new drops in batches (see deliver); `heartbeat` false leaves the pings to the caller
-   * (a socket in another SocketHub already gets them).
-   */
   constructor(
     private readonly log: FastifyBaseLogger,
-    private readonly batchMs = 0,
-    heartbeat = true,
+    options: FanOutOptions = {},
   ) {
-    this.hub = heartbeat ? new SocketHub() : null;
+    this.batchMs = options.batchMs ?? 0;
+    this.batchMax = options.batchMax ?? DROP_FEED_CATCH_UP;
+    this.ownerSockets = options.ownerSockets;
+    this.hub = options.heartbeat === false ? null : new SocketHub();
   }
 
   /**
    * A live drop from the bus. Without batching it goes out at once as {type: 'drop'}; with batchMs, drops
-   * wait up to batchMs and leave together as one {type: 'drops'} message (newest first, at most the
-   * catch-up's size), so a busy feed costs each socket one message per batch. Serialised once per send.
+   * wait up to batchMs and leave together as one {type: 'drops'} message of the window's newest batchMax
+   * drops (newest first), serialised once for every socket; a drop left out goes to its owner's sockets
+   * only, when the owner is told.
    */
-  deliver(drop: DropEvent): void {
+  deliver(drop: DropEvent, owner: string | null = null): void {
     if (this.batchMs > 0) {
-      this.batch.push(drop);
-      if (this.batch.length > DROP_FEED_CATCH_UP) this.batch.shift();
+      this.batch.push({ drop, owner });
+      if (this.batch.length > MAX_WINDOW) this.batch.splice(0, this.batch.length - MAX_WINDOW / 2);
       if (!this.sending) this.batchTimer ??= setTimeout(() => this.flush(), this.batchMs);
       return;
     }
@@ -275,9 +317,15 @@ export class DropFanOut {
 
   private flush(): void {
     this.batchTimer = null;
-    const drops = this.batch.reverse(); // newest first
+    const window = this.batch;
     this.batch = [];
-    if (drops.length === 0) return;
+    if (window.length === 0) return;
+    const drops = window
+      .slice(-this.batchMax)
+      .reverse()
+      .map((d) => d.drop); // newest first
+    const left = window.slice(0, Math.max(0, window.length - this.batchMax));
+    this.sendOwn(left);
     // one frame for every socket; the sockets of this moment, in slices. Batches collect meanwhile and
     // the next one leaves after this one has gone to every socket (so they arrive in order).
     this.sending = true;
@@ -310,6 +358,34 @@ export class DropFanOut {
         if (this.batch.length > 0) this.batchTimer ??= setTimeout(() => this.flush(), wait);
       },
     );
+  }
+
+  /** Drops a batch left out, each to its owner's sockets here (newest first, one message per socket). */
+  private sendOwn(left: readonly { drop: DropEvent; owner: string | null }[]): void {
+    if (!this.ownerSockets || left.length === 0) return;
+    const byOwner = new Map<string, DropEvent[]>();
+    for (const { drop, owner } of left) {
+      if (owner === null) continue;
+      const list = byOwner.get(owner);
+      if (list) list.unshift(drop);
+      else byOwner.set(owner, [drop]);
+    }
+    for (const [owner, own] of byOwner) {
+      const sockets = this.ownerSockets(owner);
+      if (!sockets) continue;
+      for (const socket of sockets) {
+        const member = this.members.get(socket);
+        if (!member) continue;
+        if (member.pending) {
+          member.pending.push(...own);
+          continue;
+        }
+        const sent = member.sent;
+        const fresh = sent ? own.filter((d) => !sent.delete(d.id)) : own;
+        if (fresh.length > 0)
+          this.send(socket, frame({ type: 'drops', drops: fresh } satisfies DropsMessage));
+      }
+    }
   }
 
   /** A new socket: joins the fan-out, then gets its catch-up, then what arrived meanwhile. */
@@ -392,7 +468,8 @@ export function dropFeedRoutes(app: App, ctx: AppContext): void {
   const newest = sharedLatestDrops(ctx.db);
   const floods = new ThrottledWarning(app.log, 'drops feed: sockets closed for sending too many messages');
   const unsubscribe = ctx.bus.subscribe(DROPS_CHANNEL, (payload) => {
-    if (isDropEvent(payload)) feed.deliver(payload);
+    const received = receivedDrop(payload);
+    if (received) feed.deliver(received.drop);
     else app.log.warn('drops feed: an event of an unknown shape was ignored');
   });
   app.addHook('onClose', async () => {

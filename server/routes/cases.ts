@@ -108,7 +108,7 @@ export function caseRoutes(app: App, ctx: AppContext): void {
         LOCKS_PLAYER,
       );
       // committed (a refusal threw; a replayed answer opened nothing): now the feed may hear of it
-      announceDrops(ctx.bus, drops, request.log);
+      announceDrops(ctx.bus, drops, request.log, request.userId);
       return answer;
     },
   );
@@ -137,7 +137,7 @@ export function caseRoutes(app: App, ctx: AppContext): void {
         },
         LOCKS_PLAYER,
       );
-      announceDrops(ctx.bus, drops, request.log);
+      announceDrops(ctx.bus, drops, request.log, request.userId);
       return answer;
     },
   );

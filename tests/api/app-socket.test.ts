@@ -4,6 +4,7 @@ import type { OpenCaseResponse } from '../../contract/cases.ts';
 import type { DropEvent } from '../../contract/feed.ts';
 import type { SellResponse } from '../../contract/inventory.ts';
 import { formatTon } from '../../contract/money.ts';
+import { FEED_BATCH_MAX } from '../../contract/socket.ts';
 import { openDatabase, type OpenedDatabase } from '../../server/db/index.ts';
 import {
   createTestDatabase,
@@ -86,6 +87,46 @@ describe('the app socket on one instance', () => {
     expect(drops(socket).length).toBe(before + 1);
     expect(socket.messages.some((m) => m.type === 'balance')).toBe(false); // not signed in: no balance
     socket.close();
+  });
+
+  it('sends each live batch to everyone as at most its newest FEED_BATCH_MAX drops, and every own drop to the opener', async () => {
+    const id = 970010;
+    const token = await server.login({ id, first_name: 'Busy' });
+    await setBalance(server, id, 100n * TON);
+    const opener = await signedIn(server, token);
+    const watcher = await appSocket(server);
+    await watcher.next('drops');
+    await opener.next('drops');
+    const caughtUp = { opener: opener.messages.length, watcher: watcher.messages.length };
+    // twelve drops at once: one or two batch windows, at least one of them over the cap
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        server.call<{ results: { openingId: string }[] }>('POST', '/cases/open-multiple', {
+          token,
+          body: { caseId: 'starter', amount: 3 },
+        }),
+      ),
+    );
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+    const ids = answers.flatMap((a) => a.body.results.map((r) => r.openingId));
+    const newest = ids.reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b));
+    await waitFor(
+      () => ids.every((i) => drops(opener).some((d) => d.id === i)),
+      'all own drops at the opener',
+    );
+    await waitFor(() => drops(watcher).some((d) => d.id === newest), 'the newest drop at the watcher');
+    await sleep(1200); // any batch still on its way
+    const live = watcher.messages.slice(caughtUp.watcher).filter((m) => m.type === 'drops');
+    for (const m of live) expect((m.drops as DropEvent[]).length).toBeLessThanOrEqual(FEED_BATCH_MAX);
+    // nobody gets a drop twice
+    for (const s of [opener, watcher]) {
+      const got = s.messages
+        .slice(caughtUp[s === opener ? 'opener' : 'watcher'])
+        .flatMap((m) => (m.type === 'drops' ? (m.drops as DropEvent[]).map((d) => d.id) : []));
+      expect(new Set(got).size).toBe(got.length);
+    }
+    opener.close();
+    watcher.close();
   });
 
   it('pushes the balance at sign-in and after every change, in ledger order, to each socket of the player only', async () => {

@@ -50,7 +50,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('the feed fan-out', () => {
   it('serialises a batch once for every socket that had a catch-up, and still repeats no catch-up drop', async () => {
-    const feed = new DropFanOut(log, 5, false);
+    const feed = new DropFanOut(log, { batchMs: 5, heartbeat: false });
     const sockets = Array.from({ length: 3 }, fakeSocket);
     for (const s of sockets) feed.join(s, null, async () => [drop(5), drop(4)]);
     await sleep(10);
@@ -76,7 +76,7 @@ describe('the feed fan-out', () => {
   });
 
   it('sends a batch to many sockets a slice at a time, every socket once, in order', async () => {
-    const feed = new DropFanOut(log, 5, false);
+    const feed = new DropFanOut(log, { batchMs: 5, heartbeat: false });
     const sockets = Array.from({ length: FAN_OUT_SLICE * 3 + 10 }, fakeSocket);
     for (const s of sockets) feed.join(s, null, async () => []);
     await sleep(10);
@@ -92,6 +92,58 @@ describe('the feed fan-out', () => {
     });
     await sleep(20);
     for (const s of sockets) expect(s.sent.map(idsOf)).toEqual([[], ['1']]);
+    feed.close();
+  });
+
+  it('sends the newest drops of a busy window to everyone, and each drop left out to its owner only', async () => {
+    const owners = new Map<string, FakeSocket[]>();
+    const feed = new DropFanOut(log, {
+      batchMs: 5,
+      batchMax: 3,
+      heartbeat: false,
+      ownerSockets: (owner) => owners.get(owner),
+    });
+    const alice = fakeSocket();
+    const bob = fakeSocket();
+    const alicePhone = fakeSocket();
+    const watcher = fakeSocket();
+    owners.set('1', [alice, alicePhone]).set('2', [bob]);
+    for (const s of [alice, bob, alicePhone, watcher]) feed.join(s, null, async () => []);
+    await sleep(10);
+
+    // ids 1..7 in one window: 1, 2 and 4 by alice, 3 by bob, 5 by someone not told, 6 and 7 by bob
+    const ownerOf: Record<number, string | null> = {
+      1: '1',
+      2: '1',
+      3: '2',
+      4: '1',
+      5: null,
+      6: '2',
+      7: '2',
+    };
+    for (let id = 1; id <= 7; id++) feed.deliver(drop(id), ownerOf[id]);
+    await sleep(30);
+
+    // everyone: the newest three, newest first; left out: alice's own on both her sockets, bob's on his,
+    // nothing else to anyone (each socket's messages after its catch-up, in any order)
+    const after = (s: FakeSocket) => s.sent.slice(1).map(idsOf).sort();
+    expect(after(alice)).toEqual([
+      ['4', '2', '1'],
+      ['7', '6', '5'],
+    ]);
+    expect(after(alicePhone)).toEqual([
+      ['4', '2', '1'],
+      ['7', '6', '5'],
+    ]);
+    expect(after(bob)).toEqual([['3'], ['7', '6', '5']]);
+    expect(after(watcher)).toEqual([['7', '6', '5']]);
+
+    // a quiet window goes out whole
+    feed.deliver(drop(8), '1');
+    feed.deliver(drop(9), null);
+    await sleep(30);
+    for (const s of [alice, bob, alicePhone, watcher]) expect(idsOf(s.sent.at(-1))).toEqual(['9', '8']);
+    expect(alice.sent).toHaveLength(4);
     feed.close();
   });
 });
