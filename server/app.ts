@@ -338,6 +338,9 @@ const FASTIFY_CODES: Record<string, string> = {
 
 /** Every error leaves as JSON: {statusCode, error, code, message}. Server faults are logged, not shown. */
 function installErrorHandling(app: App): void {
+  // an overloaded database refuses many requests at once: a count every 10 s, not a line (and a stack) each
+  const busy = new ThrottledWarning(app.log, 'database busy: requests answered 503', 10_000);
+  app.addHook('onClose', async () => busy.flush());
   app.setErrorHandler((err: FastifyError, request, reply) => {
     let status: number;
     let code: string;
@@ -367,7 +370,7 @@ function installErrorHandling(app: App): void {
     } else if (databaseBusy(err)) {
       // the pool stayed busy past its wait, or a statement ran past its limit: nothing was committed,
       // so the client may try again (the app does, with the same Idempotency-Key)
-      request.log.warn({ err }, 'database busy');
+      busy.count(err);
       status = 503;
       code = 'SERVICE_BUSY';
       message = 'The server is busy; try again in a moment';

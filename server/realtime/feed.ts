@@ -276,6 +276,8 @@ export class DropFanOut {
   private batchTimer: NodeJS.Timeout | null = null;
   /** a batch is on its way to the sockets (in slices) */
   private sending = false;
+  /** catch-up reads as sent, while a read is in use */
+  private readonly catchUpFrames = new WeakMap<readonly DropEvent[], Buffer>();
 
   constructor(
     private readonly log: FastifyBaseLogger,
@@ -413,7 +415,11 @@ export class DropFanOut {
         member.pending = null;
         member.sent = batch.size > 0 ? batch : null;
         member.sentUntil = Date.now() + SENT_WATCH_MS;
-        this.send(socket, frame({ type: 'drops', drops } satisfies DropsMessage));
+        // a catch-up read shared by many sockets (sharedLatestDrops) is encoded once for all of them
+        let data = this.catchUpFrames.get(drops);
+        if (!data)
+          this.catchUpFrames.set(drops, (data = frame({ type: 'drops', drops } satisfies DropsMessage)));
+        this.send(socket, data);
         const rest = waiting.filter(
           (drop) => !batch.has(drop.id) && (after === null || BigInt(drop.id) > after),
         );

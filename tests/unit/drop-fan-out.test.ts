@@ -75,6 +75,19 @@ describe('the feed fan-out', () => {
     feed.close();
   });
 
+  it('encodes a catch-up read shared by many sockets once', async () => {
+    const feed = new DropFanOut(log, { batchMs: 5, heartbeat: false });
+    const shared = [drop(3), drop(2)];
+    const sockets = Array.from({ length: 4 }, fakeSocket);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    for (const s of sockets) feed.join(s, null, async () => shared);
+    await sleep(10);
+    expect(stringify).toHaveBeenCalledTimes(1);
+    for (const s of sockets) expect(s.sent[0]).toBe(sockets[0]!.sent[0]);
+    expect(idsOf(sockets[3]!.sent[0])).toEqual(['3', '2']);
+    feed.close();
+  });
+
   it('sends a batch to many sockets a slice at a time, every socket once, in order', async () => {
     const feed = new DropFanOut(log, { batchMs: 5, heartbeat: false });
     const sockets = Array.from({ length: FAN_OUT_SLICE * 3 + 10 }, fakeSocket);
