@@ -8,7 +8,8 @@ import type { BattleEventMessage } from './battles.ts';
 //
 // One socket per app carries everything the server pushes:
 // - the live drops feed, public: {type: 'drops'} first (the catch-up: the newest drops, or with `after`
-//   only newer ones), then {type: 'drops'} batches of new drops, at most one batch per FEED_BATCH_MS, each
+//   only newer ones), then {type: 'drops'} batches of new drops, at most one batch per FEED_BATCH_MS (less
+//   often on an instance holding many thousands of sockets: a batch every 2 s at 10,000), each
 //   of at most FEED_BATCH_MAX drops (the newest) plus, on a signed-in socket, the player's own drops that
 //   did not fit in the batch (in a {type: 'drops'} of their own);
 // - after {type: 'auth', token}: {type: 'auth_ok'} and the player's balance at once ({type: 'balance'}),
@@ -81,7 +82,7 @@ export type AppSocketQuery = Static<typeof AppSocketQuery>;
 /** New drops go out together, at most one batch per this many ms (a busy feed costs each socket little). */
 export const FEED_BATCH_MS = 1000;
 /**
- * Most drops in a live batch: the newest of its second. Ten a second is more than a person follows and
+ * Most drops in a live batch: the newest of its window. Ten a second is more than a person follows and
  * turns the 30 shown drops over in three seconds; when more are opened the live feed is a sample of them
  * (every socket would otherwise get every drop: at a few hundred a second, tens of kilobytes a second per
  * socket, hundreds of megabytes a second for an instance's sockets). A player always gets their own drops,

@@ -262,6 +262,12 @@ export interface FanOutOptions {
   heartbeat?: boolean;
   /** the sockets a player is signed in on: their own drops left out of a batch go to them */
   ownerSockets?: (owner: string) => Iterable<FeedSocket> | undefined;
+  /**
+   * most batch messages a second for all the sockets together: with more sockets than this, batches leave
+   * less often than batchMs (each socket write is a system call, and on a busy instance they were most of
+   * its CPU); unlimited when left out
+   */
+  sendsPerSecond?: number;
 }
 
 /** The feed sockets of one instance (of one socket route). */
@@ -271,6 +277,7 @@ export class DropFanOut {
   private readonly batchMs: number;
   private readonly batchMax: number;
   private readonly ownerSockets: FanOutOptions['ownerSockets'];
+  private readonly sendsPerSecond: number;
   /** the window's drops, oldest first, with their owners (null: not told) */
   private batch: { drop: DropEvent; owner: string | null }[] = [];
   private batchTimer: NodeJS.Timeout | null = null;
@@ -286,6 +293,7 @@ export class DropFanOut {
     this.batchMs = options.batchMs ?? 0;
     this.batchMax = options.batchMax ?? DROP_FEED_CATCH_UP;
     this.ownerSockets = options.ownerSockets;
+    this.sendsPerSecond = options.sendsPerSecond ?? Infinity;
     this.hub = options.heartbeat === false ? null : new SocketHub();
   }
 
@@ -299,7 +307,7 @@ export class DropFanOut {
     if (this.batchMs > 0) {
       this.batch.push({ drop, owner });
       if (this.batch.length > MAX_WINDOW) this.batch.splice(0, this.batch.length - MAX_WINDOW / 2);
-      if (!this.sending) this.batchTimer ??= setTimeout(() => this.flush(), this.batchMs);
+      if (!this.sending) this.batchTimer ??= setTimeout(() => this.flush(), this.interval());
       return;
     }
     let data: Buffer | null = null;
@@ -355,11 +363,16 @@ export class DropFanOut {
       },
       () => {
         this.sending = false;
-        // the next batch a batchMs after this one began (at once when sending took longer)
-        const wait = Math.max(0, now + this.batchMs - Date.now());
+        // the next batch an interval after this one began (at once when sending took longer)
+        const wait = Math.max(0, now + this.interval() - Date.now());
         if (this.batch.length > 0) this.batchTimer ??= setTimeout(() => this.flush(), wait);
       },
     );
+  }
+
+  /** The time between batches: batchMs, or longer when that would send more than sendsPerSecond. */
+  interval(): number {
+    return Math.max(this.batchMs, Math.ceil((this.members.size / this.sendsPerSecond) * 1000));
   }
 
   /** Drops a batch left out, each to its owner's sockets here (newest first, one message per socket). */

@@ -159,4 +159,23 @@ describe('the feed fan-out', () => {
     expect(alice.sent).toHaveLength(4);
     feed.close();
   });
+
+  it('sends batches less often when that many sockets would pass its sends a second', async () => {
+    vi.useFakeTimers();
+    try {
+      const feed = new DropFanOut(log, { batchMs: 5, heartbeat: false, sendsPerSecond: 1000 });
+      const sockets = Array.from({ length: 20 }, fakeSocket);
+      for (const s of sockets) feed.join(s, null, async () => []);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(feed.interval()).toBe(20); // 20 sockets at 1,000 sends a second: one batch per 20 ms
+      feed.deliver(drop(1));
+      await vi.advanceTimersByTimeAsync(19);
+      expect(sockets[0]!.sent).toHaveLength(1); // past batchMs, not yet gone
+      await vi.advanceTimersByTimeAsync(1);
+      for (const s of sockets) expect(s.sent.map(idsOf)).toEqual([[], ['1']]);
+      feed.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
