@@ -85,17 +85,43 @@ export async function takeFromInventory(
     .returning('quantity')
     .executeTakeFirst();
   if (taken) return;
+  throw await refusedTake(trx, userId, itemId, quantity);
+}
+
+/** Why a take of `quantity` found too few: 404 ITEM_NOT_OWNED or 409 INSUFFICIENT_QUANTITY (to throw). */
+async function refusedTake(trx: Trx, userId: bigint, itemId: string, quantity: number): Promise<Error> {
   const held = await trx
     .selectFrom('inventory')
     .select('quantity')
     .where('user_id', '=', userId)
     .where('item_id', '=', itemId)
     .executeTakeFirst();
-  if (!held || held.quantity === 0) throw itemNotOwned(itemId);
-  throw conflict(
+  if (!held || held.quantity === 0) return itemNotOwned(itemId);
+  return conflict(
     'INSUFFICIENT_QUANTITY',
     `You have ${held.quantity} of "${itemId}", fewer than the ${quantity} asked for`,
   );
+}
+
+/**
+ * takeFromInventory for a sale: the same conditional update, which also returns the item's catalogue price
+ * (one statement instead of a take and a price read). Call it after lockPlayer.
+ */
+async function takeForSale(trx: Trx, userId: bigint, itemId: string, quantity: number): Promise<bigint> {
+  if (!Number.isSafeInteger(quantity) || quantity < 1)
+    throw new RangeError('quantity must be a positive integer');
+  const taken = await trx
+    .updateTable('inventory as inv')
+    .from('items as i')
+    .set((eb) => ({ quantity: eb('inv.quantity', '-', quantity), updated_at: sql<Date>`now()` }))
+    .whereRef('i.id', '=', 'inv.item_id')
+    .where('inv.user_id', '=', userId)
+    .where('inv.item_id', '=', itemId)
+    .where('inv.quantity', '>=', quantity)
+    .returning('i.price_nano')
+    .executeTakeFirst();
+  if (taken) return taken.price_nano;
+  throw await refusedTake(trx, userId, itemId, quantity);
 }
 
 /** Puts `quantity` of an item (back) into the player's inventory. */
@@ -125,38 +151,47 @@ interface SaleLine {
 }
 
 /**
- * Credits the sale of the given lines in the caller's transaction: one balance update, and one ledger
- * row per line (kind 'sell', ref the item id) whose balance_after runs up to the new balance.
+ * Credits the sale of the given lines in the caller's transaction, in one statement: the balance update and
+ * one ledger row per line (kind 'sell', ref the item id) whose balance_after runs up to the new balance. It
+ * returns the player as `ledger_user_id` with the balance after and the last ledger row's id, so the ledger
+ * watch (db/ledger-watch.ts) pushes the new balance after the commit without reading it again.
  */
 async function creditSale(trx: Trx, userId: bigint, lines: readonly SaleLine[]): Promise<SellResponse> {
   const totalNano = lines.reduce((sum, l) => sum + l.amountNano, 0n);
-  const updated = await trx
-    .updateTable('users')
-    .set((eb) => ({ balance_nano: eb('balance_nano', '+', totalNano), updated_at: sql<Date>`now()` }))
-    .where('id', '=', userId)
-    .returning('balance_nano')
-    .executeTakeFirstOrThrow();
-  let running = updated.balance_nano - totalNano;
-  await trx
-    .insertInto('ledger')
-    .values(
-      lines.map((l) => {
-        running += l.amountNano;
-        return {
-          user_id: userId,
-          delta_nano: l.amountNano,
-          balance_after_nano: running,
-          kind: LEDGER_KIND_SELL,
-          ref: l.itemId,
-          external_id: null,
-        };
-      }),
+  // the lines as two arrays in one parameter each (text: the drivers pass arrays of bigints differently)
+  const items = `{${lines.map((l) => `"${l.itemId.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  const amounts = `{${lines.map((l) => l.amountNano.toString()).join(',')}}`;
+  const { rows } = await sql<{
+    balance_nano: bigint;
+    ledger_user_id: bigint;
+    ledger_balance_nano: bigint;
+    ledger_version: bigint;
+  }>`
+    WITH credited AS (
+      UPDATE users
+      SET balance_nano = balance_nano + ${totalNano}::bigint, updated_at = now()
+      WHERE id = ${userId}::bigint
+      RETURNING balance_nano
+    ), entries AS (
+      INSERT INTO ledger (user_id, delta_nano, balance_after_nano, kind, ref, external_id)
+      SELECT ${userId}::bigint, l.amount,
+             c.balance_nano - ${totalNano}::bigint + sum(l.amount) OVER (ORDER BY l.n),
+             ${LEDGER_KIND_SELL}, l.item_id, NULL
+      FROM unnest(${items}::text[], ${amounts}::bigint[]) WITH ORDINALITY AS l(item_id, amount, n)
+      CROSS JOIN credited c
+      ORDER BY l.n
+      RETURNING id
     )
-    .execute();
+    SELECT c.balance_nano, ${userId}::bigint AS ledger_user_id, c.balance_nano AS ledger_balance_nano,
+           (SELECT max(id) FROM entries) AS ledger_version
+    FROM credited c`.execute(trx);
+  const row = rows[0];
+  // the player was locked by this transaction: their row is there
+  if (!row) throw new Error(`the sale found no player ${userId}`);
   return {
     sold: lines.map((l) => ({ itemId: l.itemId, quantity: l.quantity, amount: formatTon(l.amountNano) })),
     total: formatTon(totalNano),
-    balance: formatTon(updated.balance_nano),
+    balance: formatTon(BigInt(row.balance_nano)),
   };
 }
 
@@ -178,19 +213,12 @@ export async function sellItems(
       `The item "${repeated}" is named more than once; give its quantity once`,
     );
   await lockPlayer(trx, userId);
-  for (const line of lines) await takeFromInventory(trx, userId, line.itemId, line.quantity);
-  const prices = await trx.selectFrom('items').select(['id', 'price_nano']).where('id', 'in', ids).execute();
-  const priceOf = new Map(prices.map((p) => [p.id, p.price_nano]));
-  return creditSale(
-    trx,
-    userId,
-    lines.map((l) => {
-      const price = priceOf.get(l.itemId);
-      // an inventory row always names an item (foreign key), so this only guards against the impossible
-      if (price === undefined) throw itemNotOwned(l.itemId);
-      return { itemId: l.itemId, quantity: l.quantity, amountNano: price * BigInt(l.quantity) };
-    }),
-  );
+  const sale: SaleLine[] = [];
+  for (const line of lines) {
+    const price = await takeForSale(trx, userId, line.itemId, line.quantity);
+    sale.push({ itemId: line.itemId, quantity: line.quantity, amountNano: price * BigInt(line.quantity) });
+  }
+  return creditSale(trx, userId, sale);
 }
 
 /** Sells `quantity` of one item at its catalogue price, in the caller's transaction. */

@@ -35,12 +35,18 @@ export function inventoryRoutes(app: App, ctx: AppContext, telegram: TelegramSer
     { preHandler: auth, schema: { body: SellRequest, response: { 200: SellResponse, ...errors } } },
     async (request, reply) => {
       const body = request.body;
-      return withIdempotency(ctx.db, request, reply, (trx) =>
-        'sellAll' in body
-          ? sellEverything(trx, request.userId)
-          : 'items' in body
-            ? sellItems(trx, request.userId, body.items)
-            : sellItem(trx, request.userId, body.itemId, body.quantity),
+      // every sale locks the player as its first statement: no lock of withIdempotency's own before it
+      return withIdempotency(
+        ctx.db,
+        request,
+        reply,
+        (trx) =>
+          'sellAll' in body
+            ? sellEverything(trx, request.userId)
+            : 'items' in body
+              ? sellItems(trx, request.userId, body.items)
+              : sellItem(trx, request.userId, body.itemId, body.quantity),
+        { workLocksPlayer: true },
       );
     },
   );
