@@ -4,6 +4,7 @@
 // the server's answers by route and status, client-side failures counted apart (a request that got no
 // answer is not a server status), socket messages and bytes, and its own event-loop delay and CPU, so the
 // bench can tell when the client side, not the server, was the bottleneck.
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Agent, request as httpRequest } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -128,7 +129,7 @@ function runClient(config: ClientConfig): void {
   function call<T>(
     route: string,
     path: string,
-    init: { method?: string; token?: string; body?: unknown },
+    init: { method?: string; token?: string; body?: unknown; key?: string },
     always = false,
   ): Promise<{ status: number; body: T | null }> {
     const t0 = performance.now();
@@ -144,6 +145,7 @@ function runClient(config: ClientConfig): void {
           method: init.method ?? 'GET',
           headers: {
             ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+            ...(init.key ? { 'idempotency-key': init.key } : {}),
             ...(payload !== null
               ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
               : {}),
@@ -266,12 +268,18 @@ function runClient(config: ClientConfig): void {
         method: 'POST',
         token: player.token,
         body: { itemId, quantity: 1 },
+        key: randomUUID(),
       });
     } else if (roll < 0.5) {
       const res = await call<{ results: { item: { id: string } }[] }>(
         'POST /api/cases/open-multiple',
         '/api/cases/open-multiple',
-        { method: 'POST', token: player.token, body: { caseId: config.caseId, amount: 3 } },
+        {
+          method: 'POST',
+          token: player.token,
+          body: { caseId: config.caseId, amount: 3 },
+          key: randomUUID(),
+        },
       );
       for (const r of res.body?.results ?? []) player.items.push(r.item.id);
     } else {
@@ -279,6 +287,7 @@ function runClient(config: ClientConfig): void {
         method: 'POST',
         token: player.token,
         body: { caseId: config.caseId },
+        key: randomUUID(),
       });
       if (res.body) player.items.push(res.body.item.id);
     }
