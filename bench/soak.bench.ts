@@ -1,8 +1,9 @@
 // Soak: many simulated players against one server instance (a child process) for a long time. Each player
 // signs in with launch data signed here, holds one app socket (GET /api/ws, signed in: balance pushes and
 // the live feed) and acts about once every SOAK_ACTION_EVERY_S seconds (uniformly spread): an x1 opening,
-// an x3 opening or the sale of an item it won, each with a fresh Idempotency-Key as the app sends. The players are spread over SOAK_CLIENTS client processes
-// (bench/soak-client.ts; one per 2,500 players by default), each with keep-alive HTTP connections and, on
+// an x3 opening or the sale of an item it won, each with a fresh Idempotency-Key as the app sends. The
+// players are spread over SOAK_CLIENTS client processes (bench/soak-client.ts; one per 2,500 players by
+// default), each with keep-alive HTTP connections and, on
 // Linux, its own loopback source address (its own range of ephemeral ports). The clock starts once every
 // player is signed in and connected; the warm-up (SOAK_WARMUP_SECONDS) is left out of every figure: the
 // server's event-loop delay window is reset and its memory read after a collection when it ends, and the
