@@ -19,13 +19,14 @@
 //
 // SOAK_PLAYERS (10000), SOAK_SECONDS (600), SOAK_ACTION_EVERY_S (20), SOAK_WARMUP_SECONDS (60, at most a
 // fifth of the run), SOAK_CLIENTS, SOAK_PORT (8831), SOAK_CPU_PROF=<dir> (the server writes a CPU profile
-// there when it stops). On Postgres when TEST_DATABASE_URL is set (a database created and dropped for the
+// there when it stops), SOAK_HEAP_SNAPSHOTS=<dir> (the server writes a heap snapshot there after the warm-up
+// and at the end, outside the measured window, to compare them). On Postgres when TEST_DATABASE_URL is set (a database created and dropped for the
 // run), on embedded PGlite otherwise. The rate limits stay on, raised above one address's load, and are
 // reported. Open files: the server holds one per player and each client one per its players; the soft
 // limit is raised to the hard one for them, and a hard limit too low stops the bench before it starts
 // (raise it with `ulimit -Hn` / limits.conf).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AdminMetricsResponse } from '../contract/metrics.ts';
@@ -48,6 +49,9 @@ const FIRST_ID = 7_000_000_000;
 const GRANT_NANO = 100_000n * 1_000_000_000n;
 const CLIENTS = Math.max(1, Number(process.env.SOAK_CLIENTS ?? Math.ceil(PLAYERS / 2500)));
 const CPU_PROF = process.env.SOAK_CPU_PROF ? resolve(process.env.SOAK_CPU_PROF) : null;
+/** A directory: the server writes a heap snapshot there after the warm-up and at the end (to diff them). */
+const HEAP_SNAPSHOTS = process.env.SOAK_HEAP_SNAPSHOTS ? resolve(process.env.SOAK_HEAP_SNAPSHOTS) : null;
+if (HEAP_SNAPSHOTS) mkdirSync(HEAP_SNAPSHOTS, { recursive: true });
 /** A client process whose event-loop delay p99 passes this was itself a bottleneck. */
 const CLIENT_LAG_LIMIT_MS = 100;
 /** How often memory is sampled for the timeline. */
@@ -114,10 +118,30 @@ async function prepareDatabase(): Promise<Target> {
   };
 }
 
+/**
+ * Has the server write a heap snapshot (SOAK_HEAP_SNAPSHOTS) and waits until it is written; returns its
+ * path. The server stops while it writes (seconds for a few hundred MB): taken outside the measured window.
+ */
+async function heapSnapshot(child: ChildProcess): Promise<string> {
+  const dir = HEAP_SNAPSHOTS!;
+  const before = new Set(readdirSync(dir));
+  child.kill('SIGUSR2');
+  for (let size = -1; ; await sleep(1000)) {
+    const file = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+    if (!file) continue;
+    const now = statSync(join(dir, file)).size;
+    if (now > 0 && now === size) return join(dir, file);
+    size = now;
+  }
+}
+
 // ── the server ─────────────────────────────────────────────────────────────────────────────────────
 
 function startServer(env: Record<string, string>): ChildProcess {
-  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+  const profile = [
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+    ...(HEAP_SNAPSHOTS ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${HEAP_SNAPSHOTS}`] : []),
+  ];
   const node = [process.execPath, '--expose-gc', ...profile, '--import', 'tsx', 'server/main.ts'];
   const child = spawnWithFiles(node, {
     env: {
@@ -293,6 +317,7 @@ async function main(): Promise<void> {
     }[] = [];
     let afterWarmup: AdminMetricsResponse | null = null;
     let warmupReadingLate = 0;
+    let snapshotAtWarmup: string | null = null;
     let cpuAtWarmup: ReturnType<typeof sampleCpu> = null;
     let serverCpuAtWarmup: ReturnType<typeof sampleCpu> = null;
     let lastServerCpu = sampleCpu(child.pid);
@@ -307,6 +332,7 @@ async function main(): Promise<void> {
         // clients count from now
         // a server too busy to answer is itself a finding: the measured phase then starts at the first
         // reading it answers (reported as warmupReadingLateSeconds), and the run goes on
+        if (HEAP_SNAPSHOTS && !snapshotAtWarmup) snapshotAtWarmup = await heapSnapshot(child);
         afterWarmup = await metrics('gc=1&reset=1');
         if (!afterWarmup) continue;
         warmupReadingLate = Math.round(elapsed - WARMUP_SECONDS);
@@ -334,6 +360,7 @@ async function main(): Promise<void> {
     const serverCpuAtEnd = sampleCpu(child.pid);
     const atEnd = await mustMetrics('gc=1');
     afterWarmup ??= atEnd;
+    if (HEAP_SNAPSHOTS) console.log(`heap snapshots: ${snapshotAtWarmup}, ${await heapSnapshot(child)}`);
     for (const c of clients) c.tell({ type: 'close' });
 
     // the clients' figures together
