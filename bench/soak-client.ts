@@ -5,6 +5,7 @@
 // answer is not a server status), socket messages and bytes, and its own event-loop delay and CPU, so the
 // bench can tell when the client side, not the server, was the bottleneck.
 import { randomUUID } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { Agent, request as httpRequest } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -146,6 +147,8 @@ function runClient(config: ClientConfig): void {
           headers: {
             ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
             ...(init.key ? { 'idempotency-key': init.key } : {}),
+            // as the app's WebView asks: answers over the server's threshold come compressed
+            'accept-encoding': 'br, gzip',
             ...(payload !== null
               ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
               : {}),
@@ -163,7 +166,7 @@ function runClient(config: ClientConfig): void {
             let body: T | null = null;
             if (status >= 200 && status < 300 && chunks.length > 0) {
               try {
-                body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+                body = JSON.parse(decoded(res.headers['content-encoding'], Buffer.concat(chunks))) as T;
               } catch {
                 body = null;
               }
@@ -369,3 +372,10 @@ function runClient(config: ClientConfig): void {
 
 if (process.env.SOAK_CLIENT_CONFIG && process.send)
   runClient(JSON.parse(process.env.SOAK_CLIENT_CONFIG) as ClientConfig);
+
+/** An answer's body as text, decompressed as its Content-Encoding says. */
+function decoded(encoding: string | undefined, body: Buffer): string {
+  if (encoding === 'br') return brotliDecompressSync(body).toString('utf8');
+  if (encoding === 'gzip') return gunzipSync(body).toString('utf8');
+  return body.toString('utf8');
+}
