@@ -122,7 +122,7 @@ export function sharedLatestDrops(db: Db): () => Promise<DropEvent[]> {
 }
 
 /** What travels on the bus for a drop: the public event and, apart, the id of the player who opened it. */
-export interface DropAnnouncement extends DropEvent {
+interface DropAnnouncement extends DropEvent {
   /** the player's user id (decimal text): their own sockets get the drop even when a batch leaves it out */
   owner?: string;
 }
@@ -173,7 +173,7 @@ function isText(v: unknown): v is string {
   return typeof v === 'string';
 }
 
-export function isDropEvent(p: unknown): p is DropEvent {
+function isDropEvent(p: unknown): p is DropEvent {
   if (typeof p !== 'object' || p === null) return false;
   const e = p as { id?: unknown; timestamp?: unknown; user?: unknown; case?: unknown; item?: unknown };
   const user = e.user as { username?: unknown; avatar?: unknown } | null | undefined;
