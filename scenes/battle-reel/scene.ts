@@ -1,9 +1,16 @@
 import { Graphics, type Texture } from 'pixi.js';
 import type { CompositedStrip, Scene, SceneContext } from '../runtime/contract.ts';
-import { crossingTimes } from '../shared/ticks.ts';
 import { drawReelMarker, SpritePool } from '../shared/reel.ts';
 import { resolveConfig, type BattleReelConfig } from './config.ts';
-import { battleMotion, battleStrip, crossings, motion, wrapIndex, type BattleReelMotion } from './motion.ts';
+import {
+  battleMotion,
+  battleStrip,
+  crossings,
+  crossingSchedule,
+  motion,
+  wrapIndex,
+  type BattleReelMotion,
+} from './motion.ts';
 import type { BattleReelScenePlan } from './plan.ts';
 import { bakeTiles, tileLook } from './tiles.ts';
 
@@ -180,7 +187,7 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     ticks() {
       if (!spin) return [];
       const { reel, startAt } = spin;
-      return crossingTimes(reel.durationMs, (a, b) => crossings(reel, a, b)).map((t) => startAt + t);
+      return crossingSchedule(reel).map((t) => startAt + t);
     },
     composite(on) {
       if (!on) {

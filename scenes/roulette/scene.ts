@@ -1,10 +1,17 @@
 import { Container, Graphics, type Texture } from 'pixi.js';
 import type { CompositedStrip, Scene, SceneContext, SceneSize } from '../runtime/contract.ts';
 import { bakeCards } from '../shared/cards.ts';
-import { crossingTimes } from '../shared/ticks.ts';
 import { drawReelMarker, SpritePool } from '../shared/reel.ts';
 import { cardLook, resolveConfig, type RouletteConfig } from './config.ts';
-import { crossings, indexAt, motion, reelMotion, reelStrip, type ReelMotion } from './motion.ts';
+import {
+  crossings,
+  crossingSchedule,
+  indexAt,
+  motion,
+  reelMotion,
+  reelStrip,
+  type ReelMotion,
+} from './motion.ts';
 import type { RouletteReel, RouletteScenePlan } from './plan.ts';
 import { buildTrack } from './track.ts';
 
@@ -185,9 +192,7 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
       if (startAt === null) return [];
       const from = startAt;
       return reels
-        .flatMap((laid) =>
-          crossingTimes(laid.motion.durationMs, (a, b) => crossings(laid.motion, a, b)).map((t) => from + t),
-        )
+        .flatMap((laid) => crossingSchedule(laid.motion).map((t) => from + t))
         .sort((a, b) => a - b);
     },
     composite(on) {
