@@ -136,8 +136,12 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     if (spin) spin.reel = motionOf(spin.startIndex, spin.winnerIndex);
     if (plan.images.length > 0 && !spin) draw(motionOf(rest, 0).startX);
     context.animate(); // a spin under way redraws its pose; else one frame
-    // a plan with nothing to play (a battle not started yet) leaves the reel idle: time to warm
-    if (plan.winnerIndex === null) void warm();
+    // a plan with nothing to play (a battle not started yet) leaves the reel idle: time to warm, and to
+    // sample the spin's ease into keyframes for each landing it may have (one or two distance bands)
+    if (plan.winnerIndex === null) {
+      for (let winner = 0; winner < plan.images.length; winner++) crossingSchedule(motionOf(rest, winner));
+      void warm();
+    }
   }
 
   return {

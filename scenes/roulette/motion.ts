@@ -114,10 +114,14 @@ export function reelStrip(reel: ReelMotion, trackLength: number, widthPx: number
   return { cards, keyframes };
 }
 
-/** A reel's scroll as keyframes (see reelStrip), computed once per motion. */
+/** Each motion's scroll keyframes. */
 const scrolls = new WeakMap<ReelMotion, { t: number; value: number }[]>();
 
-function scrollKeyframes(reel: ReelMotion): { t: number; value: number }[] {
+/**
+ * A reel's scroll as keyframes (see reelStrip), computed once per motion; called for a stand-in motion of
+ * the same config and width while the page waits for the tap, it samples the ease for the real spin ahead.
+ */
+export function scrollKeyframes(reel: ReelMotion): { t: number; value: number }[] {
   let keyframes = scrolls.get(reel);
   if (!keyframes) {
     keyframes = easedKeyframes(
@@ -127,6 +131,8 @@ function scrollKeyframes(reel: ReelMotion): { t: number; value: number }[] {
       reel.startX,
       reel.finalX,
       KEYFRAME_TOLERANCE_PX,
+      // no spin of this config goes further than the card after the winner's: one band for all of them
+      (reel.stopIndex + 1) * reel.pitch,
     );
     scrolls.set(reel, keyframes);
   }

@@ -10,6 +10,7 @@ import {
   motion,
   reelMotion,
   reelStrip,
+  scrollKeyframes,
   type ReelMotion,
 } from './motion.ts';
 import type { RouletteReel, RouletteScenePlan } from './plan.ts';
@@ -70,8 +71,19 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
     );
     const [cards = [], ...textures] = await Promise.all(bakes);
     // the case's cards are encoded for a composited play while the page waits for the tap (a reel's cards
-    // are the same textures, so its images are then ready, not encoded between the answer and the motion)
-    if (plan.reels.length === 0) void context.stripImages(cards);
+    // are the same textures, so its images are then ready, not encoded between the answer and the motion),
+    // and the spin's ease is sampled into keyframes for this width (a stand-in spin of the same config)
+    if (plan.reels.length === 0) {
+      void context.stripImages(cards);
+      scrollKeyframes(
+        reelMotion({
+          seed: 'keyframes',
+          widthPx: context.size.width,
+          config: overrides,
+          reducedMotion: plan.reducedMotion,
+        }),
+      );
+    }
     const images = await Promise.all(textures.map((baked) => context.stripImages(baked)));
     if (run !== layoutRun) return;
     for (const old of reels) old.view.destroy({ children: true });

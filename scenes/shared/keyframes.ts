@@ -53,7 +53,8 @@ const EASED_CACHE_SIZE = 16;
  * scenes' tweenAt), within `tolerance` (in the value's unit) of the tween. The ease is sampled once per
  * ease, length and tolerance band (the tolerance over the distance, rounded down to a power of two, so a
  * play's curve is never looser than asked) and scaled to each play's distance: a reel's 300 keyframes are
- * not sampled again, point by point, as each spin starts. The first keyframe is `from` at 0 and the last
+ * not sampled again, point by point, as each spin starts. `span`, the longest distance the scene moves this
+ * ease, makes the band the same for all its plays (one sampling, which the scene can make while it waits). The first keyframe is `from` at 0 and the last
  * `to` at durationMs exactly.
  */
 export function easedKeyframes(
@@ -63,10 +64,11 @@ export function easedKeyframes(
   from: number,
   to: number,
   tolerance: number,
+  span = 0,
 ): Keyframe[] {
   const distance = to - from;
   if (distance === 0 || !(durationMs > 0)) return sampleKeyframes(() => from, durationMs, { tolerance });
-  const band = 2 ** Math.floor(Math.log2(tolerance / Math.abs(distance)));
+  const band = 2 ** Math.floor(Math.log2(tolerance / Math.max(Math.abs(distance), span)));
   const key = `${cacheKey}|${durationMs}|${band}`;
   let progress = easedCache.get(key);
   if (!progress) {
