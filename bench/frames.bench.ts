@@ -62,6 +62,7 @@
 //   BENCH_HEAP_WARMUP     openings before the first heap figure (default 40, quick 6)
 //   BENCH_HEAP_OPENINGS   openings between the two heap figures (default 20, quick 4)
 //   BENCH_TRACE_DIR       keeps every raw trace there (to open in chrome://tracing or Perfetto)
+//   BENCH_TRACE_PROFILE=1 records V8's CPU samples in the traces too (which functions ran; costs time)
 //   BENCH_NO_BUILD=1      skips the client build (only when the build is known to be current)
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -139,6 +140,9 @@ const TRACE_CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
   'blink.user_timing',
+  // BENCH_TRACE_PROFILE=1: V8's sampling profiler too, to see which functions a long task ran (it adds
+  // its own cost to every measurement: for finding what to cut, not for the figures)
+  ...(process.env.BENCH_TRACE_PROFILE === '1' ? ['disabled-by-default-v8.cpu_profiler'] : []),
 ];
 
 const MODES = [

@@ -114,9 +114,17 @@ export function coveredTime(intervals: readonly [number, number][], window: Wind
   return total;
 }
 
-/** Whether an event is a top-level task of its thread's scheduler (category toplevel, a RunTask). */
+/**
+ * Whether an event is top-level work of its thread (category toplevel): a scheduler task (a RunTask), or a
+ * microtask checkpoint, which Blink may run outside any task (after an animation frame's callbacks: a
+ * promise chain resumed there can run for hundreds of ms and is in no RunTask).
+ */
 function isTopLevelTask(e: TraceEvent): boolean {
-  return e.ph === 'X' && /RunTask$/.test(e.name) && e.cat.split(',').includes('toplevel');
+  return (
+    e.ph === 'X' &&
+    (/RunTask$/.test(e.name) || e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint') &&
+    e.cat.split(',').includes('toplevel')
+  );
 }
 
 /** Share of the window a thread spent in top-level tasks (nested tasks counted once), 0..1. */

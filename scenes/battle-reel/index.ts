@@ -7,7 +7,7 @@ import { resolveConfig, type BattleReelConfig } from './config.ts';
  */
 export type { BattleCase, BattleReelScenePlan } from './plan.ts';
 export { battleReelConfig, type BattleReelConfig } from './config.ts';
-export { battleMotion, crossings, motion, pickWinner, slotAt } from './motion.ts';
+export { battleMotion, crossings, crossingSchedule, motion, pickWinner, slotAt } from './motion.ts';
 
 /** Canvas height that fits the tiles with `padding` px above and below, px. */
 export function battleReelHeight(padding = 10, config?: Partial<BattleReelConfig>): number {

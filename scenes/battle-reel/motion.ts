@@ -1,5 +1,5 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
-import { sampleKeyframes } from '../shared/keyframes.ts';
+import { easedKeyframes, markTimes } from '../shared/keyframes.ts';
 import { resolveConfig } from './config.ts';
 import type { BattleReelPlan } from './plan.ts';
 
@@ -144,8 +144,34 @@ export function battleStrip(reel: BattleReelMotion, widthPx: number, tileGap: nu
     for (let slot = first; slot <= last; slot++)
       tiles.push({ slot, image: wrapIndex(slot, reel.count), x: slot * pitch + inset });
   }
-  const keyframes = sampleKeyframes((t) => motion(reel, t).x, reel.durationMs, {
-    tolerance: KEYFRAME_TOLERANCE_PX,
-  }).map(({ t, value }) => ({ t, x: value }));
+  const keyframes = scrollKeyframes(reel).map(({ t, value }) => ({ t, x: value }));
   return { tiles, keyframes };
+}
+
+/** A reel's scroll as keyframes (see battleStrip), computed once per motion. */
+const scrolls = new WeakMap<BattleReelMotion, { t: number; value: number }[]>();
+
+function scrollKeyframes(reel: BattleReelMotion): { t: number; value: number }[] {
+  let keyframes = scrolls.get(reel);
+  if (!keyframes) {
+    keyframes = easedKeyframes(
+      (t) => tweenAt(reel.durationMs, reel.ease, t).eased,
+      reel.ease,
+      reel.durationMs,
+      reel.startX,
+      reel.finalX,
+      KEYFRAME_TOLERANCE_PX,
+    );
+    scrolls.set(reel, keyframes);
+  }
+  return keyframes;
+}
+
+/**
+ * Times (ms after the start, ascending) at which each slot's left edge reaches the marker, as crossings()
+ * reports them: solved on the scroll's keyframes, not stepped through the whole spin.
+ */
+export function crossingSchedule(reel: BattleReelMotion): number[] {
+  // slot k's left edge is under the marker at scroll k · pitch - markerX
+  return markTimes(scrollKeyframes(reel), -reel.markerX, reel.pitch);
 }

@@ -1,9 +1,16 @@
 import { Graphics, type Texture } from 'pixi.js';
 import type { CompositedStrip, Scene, SceneContext } from '../runtime/contract.ts';
-import { crossingTimes } from '../shared/ticks.ts';
 import { drawReelMarker, SpritePool } from '../shared/reel.ts';
 import { resolveConfig, type BattleReelConfig } from './config.ts';
-import { battleMotion, battleStrip, crossings, motion, wrapIndex, type BattleReelMotion } from './motion.ts';
+import {
+  battleMotion,
+  battleStrip,
+  crossings,
+  crossingSchedule,
+  motion,
+  wrapIndex,
+  type BattleReelMotion,
+} from './motion.ts';
 import type { BattleReelScenePlan } from './plan.ts';
 import { bakeTiles, tileLook } from './tiles.ts';
 
@@ -129,8 +136,12 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     if (spin) spin.reel = motionOf(spin.startIndex, spin.winnerIndex);
     if (plan.images.length > 0 && !spin) draw(motionOf(rest, 0).startX);
     context.animate(); // a spin under way redraws its pose; else one frame
-    // a plan with nothing to play (a battle not started yet) leaves the reel idle: time to warm
-    if (plan.winnerIndex === null) void warm();
+    // a plan with nothing to play (a battle not started yet) leaves the reel idle: time to warm, and to
+    // sample the spin's ease into keyframes for each landing it may have (one or two distance bands)
+    if (plan.winnerIndex === null) {
+      for (let winner = 0; winner < plan.images.length; winner++) crossingSchedule(motionOf(rest, winner));
+      void warm();
+    }
   }
 
   return {
@@ -180,7 +191,7 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     ticks() {
       if (!spin) return [];
       const { reel, startAt } = spin;
-      return crossingTimes(reel.durationMs, (a, b) => crossings(reel, a, b)).map((t) => startAt + t);
+      return crossingSchedule(reel).map((t) => startAt + t);
     },
     composite(on) {
       if (!on) {

@@ -10,7 +10,7 @@ export type { Rarity } from '../shared/cards.ts';
 
 export { rouletteConfig, resolveConfig, type RouletteConfig } from './config.ts';
 export { buildTrack, landingOffset, stopIndex, trackLength } from './track.ts';
-export { motion, crossings, reelMotion, reelStrip, KEYFRAME_MAX_MS } from './motion.ts';
+export { motion, crossings, crossingSchedule, reelMotion, reelStrip, KEYFRAME_MAX_MS } from './motion.ts';
 
 /** Canvas height that fits `reels` reels (1 to 3) at their natural size, px. */
 export function rouletteHeight(reels: number, config?: Partial<RouletteConfig>): number {

@@ -1,5 +1,5 @@
 import { tweenAt } from '../shared/easing.ts';
-import { sampleKeyframes } from '../shared/keyframes.ts';
+import { easedKeyframes, markTimes } from '../shared/keyframes.ts';
 export { KEYFRAME_MAX_MS } from '../shared/keyframes.ts';
 import { resolveConfig } from './config.ts';
 import type { RoulettePlan } from './plan.ts';
@@ -110,8 +110,40 @@ export function reelStrip(reel: ReelMotion, trackLength: number, widthPx: number
   const last = Math.min(Math.ceil(high / reel.pitch), trackLength - 1);
   for (let index = Math.max(Math.floor(low / reel.pitch), 0); index <= last; index++)
     cards.push({ index, x: index * reel.pitch });
-  const keyframes = sampleKeyframes((t) => motion(reel, t).x, reel.durationMs, {
-    tolerance: KEYFRAME_TOLERANCE_PX,
-  }).map(({ t, value }) => ({ t, x: value }));
+  const keyframes = scrollKeyframes(reel).map(({ t, value }) => ({ t, x: value }));
   return { cards, keyframes };
+}
+
+/** Each motion's scroll keyframes. */
+const scrolls = new WeakMap<ReelMotion, { t: number; value: number }[]>();
+
+/**
+ * A reel's scroll as keyframes (see reelStrip), computed once per motion; called for a stand-in motion of
+ * the same config and width while the page waits for the tap, it samples the ease for the real spin ahead.
+ */
+export function scrollKeyframes(reel: ReelMotion): { t: number; value: number }[] {
+  let keyframes = scrolls.get(reel);
+  if (!keyframes) {
+    keyframes = easedKeyframes(
+      (t) => tweenAt(reel.durationMs, reel.ease, t).eased,
+      reel.ease,
+      reel.durationMs,
+      reel.startX,
+      reel.finalX,
+      KEYFRAME_TOLERANCE_PX,
+      // no spin of this config goes further than the card after the winner's: one band for all of them
+      (reel.stopIndex + 1) * reel.pitch,
+    );
+    scrolls.set(reel, keyframes);
+  }
+  return keyframes;
+}
+
+/**
+ * Times (ms after the start, ascending) at which each card's left edge reaches the marker, as crossings()
+ * reports them: solved on the scroll's keyframes (within a quarter pixel of motion()), not stepped through
+ * the whole spin, so a play's tick schedule costs next to nothing as it starts.
+ */
+export function crossingSchedule(reel: ReelMotion): number[] {
+  return markTimes(scrollKeyframes(reel), reel.pitch - reel.markerX, reel.pitch);
 }

@@ -1,10 +1,18 @@
 import { Container, Graphics, type Texture } from 'pixi.js';
 import type { CompositedStrip, Scene, SceneContext, SceneSize } from '../runtime/contract.ts';
 import { bakeCards } from '../shared/cards.ts';
-import { crossingTimes } from '../shared/ticks.ts';
 import { drawReelMarker, SpritePool } from '../shared/reel.ts';
 import { cardLook, resolveConfig, type RouletteConfig } from './config.ts';
-import { crossings, indexAt, motion, reelMotion, reelStrip, type ReelMotion } from './motion.ts';
+import {
+  crossings,
+  crossingSchedule,
+  indexAt,
+  motion,
+  reelMotion,
+  reelStrip,
+  scrollKeyframes,
+  type ReelMotion,
+} from './motion.ts';
 import type { RouletteReel, RouletteScenePlan } from './plan.ts';
 import { buildTrack } from './track.ts';
 
@@ -63,8 +71,19 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
     );
     const [cards = [], ...textures] = await Promise.all(bakes);
     // the case's cards are encoded for a composited play while the page waits for the tap (a reel's cards
-    // are the same textures, so its images are then ready, not encoded between the answer and the motion)
-    if (plan.reels.length === 0) void context.stripImages(cards);
+    // are the same textures, so its images are then ready, not encoded between the answer and the motion),
+    // and the spin's ease is sampled into keyframes for this width (a stand-in spin of the same config)
+    if (plan.reels.length === 0) {
+      void context.stripImages(cards);
+      scrollKeyframes(
+        reelMotion({
+          seed: 'keyframes',
+          widthPx: context.size.width,
+          config: overrides,
+          reducedMotion: plan.reducedMotion,
+        }),
+      );
+    }
     const images = await Promise.all(textures.map((baked) => context.stripImages(baked)));
     if (run !== layoutRun) return;
     for (const old of reels) old.view.destroy({ children: true });
@@ -185,9 +204,7 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
       if (startAt === null) return [];
       const from = startAt;
       return reels
-        .flatMap((laid) =>
-          crossingTimes(laid.motion.durationMs, (a, b) => crossings(laid.motion, a, b)).map((t) => from + t),
-        )
+        .flatMap((laid) => crossingSchedule(laid.motion).map((t) => from + t))
         .sort((a, b) => a - b);
     },
     composite(on) {

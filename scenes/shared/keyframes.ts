@@ -43,3 +43,60 @@ export function sampleKeyframes(
   }
   return keyframes;
 }
+
+/** Progress keyframes of an ease, by ease, length and tolerance: the same curve for every play of a scene. */
+const easedCache = new Map<string, Keyframe[]>();
+const EASED_CACHE_SIZE = 16;
+
+/**
+ * Keyframes of a tween from `from` to `to` over durationMs eased by `ease` (progress 0..1 → 0..1, e.g. the
+ * scenes' tweenAt), within `tolerance` (in the value's unit) of the tween. The ease is sampled once per
+ * ease, length and tolerance band (the tolerance over the distance, rounded down to a power of two, so a
+ * play's curve is never looser than asked) and scaled to each play's distance: a reel's 300 keyframes are
+ * not sampled again, point by point, as each spin starts. `span`, the longest distance the scene moves this
+ * ease, makes the band the same for all its plays (one sampling, which the scene can make while it waits). The first keyframe is `from` at 0 and the last
+ * `to` at durationMs exactly.
+ */
+export function easedKeyframes(
+  eased: (tMs: number) => number,
+  cacheKey: string,
+  durationMs: number,
+  from: number,
+  to: number,
+  tolerance: number,
+  span = 0,
+): Keyframe[] {
+  const distance = to - from;
+  if (distance === 0 || !(durationMs > 0)) return sampleKeyframes(() => from, durationMs, { tolerance });
+  const band = 2 ** Math.floor(Math.log2(tolerance / Math.max(Math.abs(distance), span)));
+  const key = `${cacheKey}|${durationMs}|${band}`;
+  let progress = easedCache.get(key);
+  if (!progress) {
+    progress = sampleKeyframes(eased, durationMs, { tolerance: band });
+    if (easedCache.size >= EASED_CACHE_SIZE) easedCache.delete(easedCache.keys().next().value!);
+    easedCache.set(key, progress);
+  }
+  const last = progress.length - 1;
+  return progress.map((k, i) => ({ t: k.t, value: i === last ? to : from + distance * k.value }));
+}
+
+/**
+ * Times (ms from the start, ascending) at which a value moving along linear keyframes reaches each of the
+ * marks `firstMark + n · spacing` (n ≥ 0) it passes forwards: between two keyframes the value runs straight,
+ * so each mark's time is solved, not searched step by step. A mark reached again after the value went back
+ * below it counts again, as a frame-by-frame reading of the crossings does.
+ */
+export function markTimes(keyframes: readonly Keyframe[], firstMark: number, spacing: number): number[] {
+  const times: number[] = [];
+  if (!(spacing > 0)) return times;
+  for (let i = 1; i < keyframes.length; i++) {
+    const a = keyframes[i - 1]!;
+    const b = keyframes[i]!;
+    if (!(b.value > a.value)) continue;
+    // marks in (a.value, b.value]
+    let n = Math.max(Math.floor((a.value - firstMark) / spacing) + 1, 0);
+    for (let mark = firstMark + n * spacing; mark <= b.value; mark = firstMark + ++n * spacing)
+      times.push(a.t + ((mark - a.value) / (b.value - a.value)) * (b.t - a.t));
+  }
+  return times;
+}

@@ -125,6 +125,9 @@ for (const mode of ['worker', 'main'] as const) {
           })
           .map((animation) => Number(animation.currentTime ?? -1)),
       );
+    // the hand-off draws one frame (the canvas without its reels) as it starts, which a busy machine may
+    // draw only now: once it is drawn, nothing more until the reels land
+    if (mode === 'main') await expect.poll(() => framesOver(page, 300), { timeout: 10_000 }).toBe(0);
     const scrollsBefore = await scrolls();
     const commitsBefore = await commits(page);
     const messagesBefore = await page.evaluate(() => window.__scenes!.eventMessages);

@@ -59,6 +59,9 @@ const turns = (page: Page) =>
 async function expectHandedOff(page: Page): Promise<void> {
   const discs = page.locator('.scene-disc');
   await expect(discs).toHaveCount(1);
+  // the hand-off draws one frame (the canvas without the face) as it starts, which a busy machine may draw
+  // only now: once it is drawn, nothing more until the wheel stops
+  await expect.poll(() => framesOver(page, 300), { timeout: 10_000 }).toBe(0);
   const before = await turns(page);
   const drawn = await framesOver(page, 1_000);
   const after = await turns(page);

@@ -77,6 +77,10 @@ function fixture(): TraceEvent[] {
   // main thread: a 100 ms task with a nested one, then two 10 ms tasks (one half outside the window)
   events.push(task(PAGE, MAIN, 1_000_000, 100_000), task(PAGE, MAIN, 1_020_000, 30_000));
   events.push(task(PAGE, MAIN, 1_500_000, 10_000), task(PAGE, MAIN, 1_995_000, 10_000));
+  // a microtask checkpoint run outside any task (after animation-frame callbacks) is top-level work; one
+  // inside a task counts once
+  events.push(x(PAGE, MAIN, 'BlinkScheduler_PerformMicrotaskCheckpoint', 'toplevel', 1_600_000, 20_000));
+  events.push(x(PAGE, MAIN, 'BlinkScheduler_PerformMicrotaskCheckpoint', 'toplevel', 1_050_000, 40_000));
   // the devtools duplicate of each task is not a top-level task
   events.push(x(PAGE, MAIN, 'RunTask', 'disabled-by-default-devtools.timeline', 1_500_000, 10_000));
   // the worker ran the scene's frames from 0.31 s, the main thread one frame
@@ -120,8 +124,9 @@ describe('frames benchmark trace reading', () => {
   });
 
   it('sums top-level tasks of one thread, nested ones once, clipped to the window', () => {
-    // 100 ms + 10 ms + the 5 ms of the last task inside the window, over 1 s
-    expect(busyShare(trace, PAGE, MAIN, window)).toBeCloseTo(0.115, 6);
+    // 100 ms + 10 ms + the 20 ms checkpoint + the 5 ms of the last task inside the window, over 1 s
+    expect(busyShare(trace, PAGE, MAIN, window)).toBeCloseTo(0.135, 6);
+    expect(busyShare(trace, PAGE, MAIN, { from: 1_600_000, to: 1_700_000 })).toBeCloseTo(0.2, 6);
     expect(busyShare(trace, PAGE, MAIN, { from: 1_200_000, to: 1_400_000 })).toBe(0);
     expect(busyShare(trace, OTHER, 31, window)).toBe(0);
   });

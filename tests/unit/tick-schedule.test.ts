@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { crossings, reelMotion } from '../../scenes/roulette/index.ts';
+import { crossings, crossingSchedule, motion, reelMotion, reelStrip } from '../../scenes/roulette/index.ts';
+import {
+  battleMotion,
+  crossings as battleCrossings,
+  crossingSchedule as battleSchedule,
+} from '../../scenes/battle-reel/index.ts';
 import { crossingTimes } from '../../scenes/shared/ticks.ts';
 import { atTimes, spacedTimes } from '../../src/lib/schedule.ts';
 
@@ -63,5 +68,56 @@ describe('atTimes', () => {
     cancel();
     advance(1000);
     expect(runs).toEqual([100, 250]);
+  });
+});
+
+describe('the roulette’s schedule solved on its keyframes', () => {
+  for (const reducedMotion of [false, true]) {
+    const reel = reelMotion({ seed: `solved-${reducedMotion}`, widthPx: 390, reducedMotion });
+    const stepped = crossingTimes(reel.durationMs, (a, b) => crossings(reel, a, b));
+    const solved = crossingSchedule(reel);
+
+    it(`has the crossings the frames report, each within the stepped schedule's step${reducedMotion ? ' (reduced motion)' : ''}`, () => {
+      expect(solved.length).toBe(stepped.length);
+      expect(solved.length).toBeGreaterThan(5);
+      solved.forEach((t, k) => {
+        expect(t).toBeGreaterThanOrEqual(solved[k - 1] ?? 0);
+        // the stepped time is the end of the 4 ms step the crossing fell in; a quarter pixel of keyframe
+        // tolerance moves the solved one by well under a ms while the reel is fast, a few where it crawls
+        expect(Math.abs(t - (stepped[k]! - 2))).toBeLessThanOrEqual(6);
+      });
+    });
+  }
+
+  it('keeps the strip within a quarter pixel of the motion, from its start to its exact end', () => {
+    const reel = reelMotion({ seed: 'strip', widthPx: 390 });
+    const { keyframes } = reelStrip(reel, 400, 390);
+    expect(keyframes[0]).toEqual({ t: 0, x: reel.startX });
+    expect(keyframes.at(-1)).toEqual({ t: reel.durationMs, x: reel.finalX });
+    for (let i = 1; i < keyframes.length; i++) {
+      const a = keyframes[i - 1]!;
+      const b = keyframes[i]!;
+      for (const f of [0.25, 0.5, 0.75]) {
+        const t = a.t + (b.t - a.t) * f;
+        expect(Math.abs(a.x + (b.x - a.x) * f - motion(reel, t).x)).toBeLessThanOrEqual(0.25);
+      }
+    }
+  });
+});
+
+describe('the battle reel’s schedule solved on its keyframes', () => {
+  const reel = battleMotion({
+    images: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, name: id, imageUrl: '' })),
+    winnerIndex: 3,
+    widthPx: 180,
+    startIndex: 2,
+  });
+  const stepped = crossingTimes(reel.durationMs, (a, b) => battleCrossings(reel, a, b));
+  const solved = battleSchedule(reel);
+
+  it('has the crossings the frames report, each within the stepped schedule’s step', () => {
+    expect(solved.length).toBe(stepped.length);
+    expect(solved.length).toBeGreaterThan(5);
+    solved.forEach((t, k) => expect(Math.abs(t - (stepped[k]! - 2))).toBeLessThanOrEqual(6));
   });
 });

@@ -11,10 +11,11 @@ import type {
   JoinBattleRequest,
 } from '../../../contract/battles.ts';
 import { api } from '../../api';
-import { watchBattles } from '../../state/live';
+import { liveStatusAtom, watchBattles } from '../../state/live';
 import { applyBalance } from '../../state/cases';
 import { queryKeys } from '../../state/queries';
-import { queryClient } from '../../state/store';
+import { scenePlayingAtom } from '../../state/scenes';
+import { queryClient, store } from '../../state/store';
 import { keepUnseenBattle, markBattleSeen } from '../../state/unseen';
 
 /** Query keys of battles, from the one query-key module (all under 'battles': a reconnect refreshes them). */
@@ -56,7 +57,10 @@ export function battleAtom(id: string): BattleQueryAtom {
       queryFn: () => fetchBattle(id),
       refetchInterval: (query: { state: { data?: Battle } }) => {
         const status = query.state.data?.status;
-        return status === 'running' ? 2000 : status === 'open' ? 10_000 : false;
+        // with the socket up its events bring each round: the poll is only a slow safety net then (a
+        // refetch every 2 s re-rendered the room in the middle of its reels' spin)
+        const live = store.get(liveStatusAtom) === 'live';
+        return status === 'running' ? (live ? 10_000 : 2000) : status === 'open' ? 10_000 : false;
       },
     }));
     battleAtoms.set(id, found);
@@ -130,6 +134,26 @@ function invalidateForEvent(event: BattleEventMessage): void {
   }
 }
 
+/** Battle events that came while a scene played a spin: read when it ends (the room holds still meanwhile). */
+let heldEvents: BattleEventMessage[] = [];
+
+/**
+ * A battle event's refetches, held while a scene spins: a battle finishing as its last round's reels turn
+ * would otherwise refetch the lobby, the battle, the history, the inventory and the balance and re-render
+ * the room mid-spin, for nothing it may show before the reels land.
+ */
+function invalidateUnlessPlaying(event: BattleEventMessage): void {
+  if (store.get(scenePlayingAtom)) heldEvents.push(event);
+  else invalidateForEvent(event);
+}
+
+store.sub(scenePlayingAtom, () => {
+  if (store.get(scenePlayingAtom) || heldEvents.length === 0) return;
+  const events = heldEvents;
+  heldEvents = [];
+  for (const event of events) invalidateForEvent(event);
+});
+
 /**
  * Battle events on the app's one socket as an atom: while a battle screen reads it, the socket carries the
  * events of every battle, and each refetches the battle queries it names. It holds no data of its own: the
@@ -137,7 +161,7 @@ function invalidateForEvent(event: BattleEventMessage): void {
  */
 export const battleEventsAtom = atom(0);
 battleEventsAtom.onMount = () =>
-  watchBattles(invalidateForEvent, () => {
+  watchBattles(invalidateUnlessPlaying, () => {
     // whatever happened while disconnected: read it all again
     void queryClient.invalidateQueries({ queryKey: battleKeys.all });
   });

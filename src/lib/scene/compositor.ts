@@ -33,6 +33,55 @@ function px(value: number): string {
   return `${Math.round(value * 100) / 100}px`;
 }
 
+/** Whether the browser runs CSS linear() easings (piecewise-linear timing functions). */
+const linearEasing =
+  typeof CSS !== 'undefined' &&
+  typeof CSS.supports === 'function' &&
+  CSS.supports('animation-timing-function', 'linear(0, 0.5 25%, 1)');
+
+/** A number for an easing or an offset: enough digits for a quarter pixel over a whole reel. */
+function digits(value: number): string {
+  return String(Math.round(value * 1e7) / 1e7);
+}
+
+/**
+ * Runs a linear-keyframed motion (times on the page's time line, performance.now()) on an element's
+ * transform. Where the browser has linear() easings, the same piecewise-linear curve is one easing of a
+ * two-keyframe animation: one string to parse instead of hundreds of keyframes to convert and parse (a
+ * reel's 300 keyframes cost ~25 ms of a slow phone's main thread right as the spin starts); elsewhere the
+ * keyframes themselves.
+ */
+function animateAlong(
+  element: HTMLElement,
+  keyframes: readonly { t: number; value: number }[],
+  transform: (value: number) => string,
+): Animation | null {
+  const first = keyframes[0];
+  const last = keyframes.at(-1);
+  if (!first || !last) return null;
+  const duration = Math.max(last.t - first.t, 1);
+  const offset = (t: number) => Math.min(Math.max((t - first.t) / duration, 0), 1);
+  const distance = last.value - first.value;
+  let animation: Animation;
+  if (linearEasing && keyframes.length > 2 && distance !== 0) {
+    const points = keyframes.map(
+      (k) => `${digits((k.value - first.value) / distance)} ${digits(offset(k.t) * 100)}%`,
+    );
+    animation = element.animate(
+      [{ transform: transform(first.value) }, { transform: transform(last.value) }],
+      { duration, fill: 'both', easing: `linear(${points.join(', ')})` },
+    );
+  } else {
+    animation = element.animate(
+      keyframes.map((k) => ({ transform: transform(k.value), offset: offset(k.t) })),
+      { duration, fill: 'both', easing: 'linear' },
+    );
+  }
+  // the document's time line counts from the page's time origin, as performance.now() does
+  animation.startTime = first.t;
+  return animation;
+}
+
 /** One strip: a clipped band, a track of images positioned once, and the animation that scrolls it. */
 function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation: Animation | null } {
   const band = document.createElement('div');
@@ -83,19 +132,11 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
   }
   band.append(track);
 
-  const first = strip.keyframes[0];
-  const last = strip.keyframes.at(-1);
-  if (!first || !last) return { band, animation: null };
-  const duration = Math.max(last.t - first.t, 1);
-  const animation = track.animate(
-    strip.keyframes.map((k) => ({
-      transform: `translate3d(${px(-k.x)}, 0, 0)`,
-      offset: Math.min(Math.max((k.t - first.t) / duration, 0), 1),
-    })),
-    { duration, fill: 'both', easing: 'linear' },
+  const animation = animateAlong(
+    track,
+    strip.keyframes.map((k) => ({ t: k.t, value: k.x })),
+    (x) => `translate3d(${px(-x)}, 0, 0)`,
   );
-  // the document's time line counts from the page's time origin, as performance.now() does
-  animation.startTime = first.t;
   return { band, animation };
 }
 
@@ -117,20 +158,12 @@ function discElement(disc: CompositedDisc): { face: HTMLDivElement; animation: A
     contain: 'strict',
     pointerEvents: 'none',
   });
-  const first = disc.keyframes[0];
-  const last = disc.keyframes.at(-1);
-  if (!first || !last) return { face, animation: null };
-  const duration = Math.max(last.t - first.t, 1);
   // the angles are cumulative: rotate() between two keyframes interpolates the number, so whole turns turn
-  const animation = face.animate(
-    disc.keyframes.map((k) => ({
-      transform: `rotate(${Math.round(k.angle * 1e4) / 1e4}deg)`,
-      offset: Math.min(Math.max((k.t - first.t) / duration, 0), 1),
-    })),
-    { duration, fill: 'both', easing: 'linear' },
+  const animation = animateAlong(
+    face,
+    disc.keyframes.map((k) => ({ t: k.t, value: k.angle })),
+    (angle) => `rotate(${Math.round(angle * 1e4) / 1e4}deg)`,
   );
-  // the document's time line counts from the page's time origin, as performance.now() does
-  animation.startTime = first.t;
   return { face, animation };
 }
 
