@@ -64,7 +64,7 @@ function toApiCase(row: CaseRow, entries: readonly CaseEntry[]): Case {
 }
 
 /** A case entry's weight and its item, as every reader of case entries selects them (case_items as ci, items as i). */
-export const ENTRY_COLUMNS = [
+const ENTRY_COLUMNS = [
   'ci.weight',
   'i.id',
   'i.name',
