@@ -27,7 +27,9 @@ export function russianName(id: string, nameRu: string): ItemRu {
 }
 
 /** An item row as the API shows it; a row read without its Russian name (an older select) answers without `ru`. */
-export function toApiItem(row: Omit<ItemRow, 'name_ru'> & { name_ru?: string }): Item {
+export function toApiItem(
+  row: Pick<ItemRow, 'id' | 'name' | 'price_nano' | 'image_url' | 'rarity'> & { name_ru?: string },
+): Item {
   return {
     id: row.id,
     name: row.name,

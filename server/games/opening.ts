@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { noteLocked } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { DropRow } from '../realtime/feed.ts';
-import { toApiItem, type CaseEntry, type ItemRow } from './cases.ts';
+import { toApiItem, type ItemRow } from './cases.ts';
 import { activeSeedQuery, leaseOf, lockActiveSeed, type TakenSeed } from './fairness.ts';
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
@@ -143,7 +143,7 @@ export async function openCase(
 const LOCK_PLAYER_AND_LOAD_CASE = `SELECT u.balance_nano AS user_balance_nano, u.openings_count, u.username, u.first_name,
   u.photo_url, c.id AS case_id, c.name AS case_name, c.image_url AS case_image_url,
   c.price_nano AS case_price_nano, c.is_active, c.is_locked, ci.id AS entry_id, ci.weight, i.id, i.name,
-  i.name_ru, i.price_nano, i.rarity, i.image_url, i.created_at, i.updated_at
+  i.name_ru, i.price_nano, i.rarity, i.image_url
 FROM users u
 LEFT JOIN cases c ON c.id = $2::text
 LEFT JOIN case_items ci ON ci.case_id = c.id
@@ -172,9 +172,10 @@ interface PlayerCaseRow {
   price_nano: bigint | null;
   rarity: ItemRow['rarity'] | null;
   image_url: string | null;
-  created_at: Date | null;
-  updated_at: Date | null;
 }
+
+/** An item as an opening reads it: what it shows and records (not the row's own timestamps). */
+type OpenedItem = Omit<ItemRow, 'created_at' | 'updated_at'>;
 
 /**
  * Locks the player's row (lockPlayer's lock: 401 USER_UNKNOWN when there is no such player) and reads what
@@ -201,7 +202,7 @@ async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
   };
   const seed = (seeds!.rows[0] as TakenSeed | undefined) ?? null;
   if (first.case_id === null) return { player, box: null, seed };
-  const entries: CaseEntry[] = [];
+  const entries: { entryId: string; weight: number; item: OpenedItem }[] = [];
   for (const r of rows) {
     // no entries: the one row the left join gives has no item
     if (r.entry_id === null || r.weight === null || r.id === null) continue;
@@ -215,8 +216,6 @@ async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
         price_nano: r.price_nano!,
         rarity: r.rarity!,
         image_url: r.image_url!,
-        created_at: r.created_at!,
-        updated_at: r.updated_at!,
       },
     });
   }
@@ -243,7 +242,7 @@ interface Recording {
   serverSeedHash: string;
   clientSeed: string;
   table: { hash: string; entries: string };
-  draws: readonly { nonce: number; roll: number; total: number; item: ItemRow; betId: string }[];
+  draws: readonly { nonce: number; roll: number; total: number; item: OpenedItem; betId: string }[];
 }
 
 interface RecordedRow {

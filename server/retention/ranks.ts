@@ -175,8 +175,6 @@ export async function rankLadder(db: Db, userId: bigint, openings: number): Prom
                     price_nano: got.item_price_nano ?? 0n,
                     image_url: got.item_image_url,
                     rarity: got.item_rarity,
-                    created_at: got.created_at,
-                    updated_at: got.created_at,
                   })
                 : null,
           }
