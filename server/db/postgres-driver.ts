@@ -78,6 +78,29 @@ export async function executeTogether(
   return all;
 }
 
+/** Compiled queries to run as named prepared statements (prepared), and the names given to their texts. */
+const preparing = new WeakSet<CompiledQuery>();
+const statementNames = new Map<string, string>();
+
+/**
+ * Marks a compiled query to run as a named prepared statement on Postgres: each pooled connection parses and
+ * plans its text once, then only binds and executes it. For the hot statements whose texts are few (one per
+ * shape): every distinct text stays prepared on every connection for the connection's life.
+ */
+export function prepared<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  preparing.add(query);
+  return query;
+}
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `giftcases_${statementNames.size + 1}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 /** The parts of pg's Query this file builds on (its message sequence; not in pg's type declarations). */
 interface PgQueryInternals {
   queryMode?: string;
@@ -100,6 +123,7 @@ type Callback = (err: Error | null, results?: PgResult | PgResult[]) => void;
 const PgQuery = pg.Query as unknown as new (config: {
   text: string;
   values: unknown[];
+  name?: string;
   callback: Callback;
 }) => PgQueryInternals & pg.Submittable;
 
@@ -116,12 +140,13 @@ class GroupedQuery extends PgQuery {
   constructor(
     text: string,
     values: unknown[],
+    name: string | undefined,
     private readonly before: string | null,
     private readonly more: readonly CompiledQuery[],
     private readonly after: string | null,
     callback: Callback,
   ) {
-    super({ text, values, callback });
+    super({ text, values, name, callback });
     // a parameterless statement would go as a simple query, which cannot share a message group
     this.queryMode = 'extended';
   }
@@ -199,9 +224,12 @@ class PostgresConnection implements DatabaseConnection {
         resolve(toQueryResult<R>(all[first]!));
       };
       const values = [...query.parameters];
+      const name = preparing.has(query) ? statementName(query.sql) : undefined;
       if (before || after || more.length > 0) {
-        this.client.query(new GroupedQuery(query.sql, values, before, more, after, done));
-      } else this.client.query(query.sql, values, done as (err: Error, result: PgResult) => void);
+        this.client.query(new GroupedQuery(query.sql, values, name, before, more, after, done));
+      } else {
+        this.client.query({ text: query.sql, values, name }, done as (err: Error, result: PgResult) => void);
+      }
     });
   }
 

@@ -10,7 +10,7 @@ import { activeSeedQuery, leaseOf, lockActiveSeed, type TakenSeed } from './fair
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
 import { grantRankRewards, rankRewardDue } from '../retention/ranks.ts';
-import { commitWith, executeTogether } from '../db/postgres-driver.ts';
+import { commitWith, executeTogether, prepared } from '../db/postgres-driver.ts';
 
 type Trx = Transaction<Database>;
 
@@ -186,7 +186,7 @@ type OpenedItem = Omit<ItemRow, 'created_at' | 'updated_at'>;
  */
 async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
   const [main, seeds] = await executeTogether(trx, [
-    CompiledQuery.raw(LOCK_PLAYER_AND_LOAD_CASE, [userId, caseId]),
+    prepared(CompiledQuery.raw(LOCK_PLAYER_AND_LOAD_CASE, [userId, caseId])),
     activeSeedQuery(userId),
   ]);
   const rows = main!.rows as PlayerCaseRow[];
@@ -320,7 +320,8 @@ async function debitAndRecord(trx: Trx, commits: boolean, r: Recording) {
 SELECT o.id, o.nonce, o.created_at, d.balance_nano, d.openings_count, ${user} AS ledger_user_id,
   d.balance_nano AS ledger_balance_nano, e.id AS ledger_version
 FROM opened o CROSS JOIN debited d CROSS JOIN entry e`;
-  const query = CompiledQuery.raw(text, values);
+  // one text per shape (copies, distinct items): prepared once per connection
+  const query = prepared(CompiledQuery.raw(text, values));
   const { rows } = commits ? await commitWith(trx, query) : await trx.executeQuery(query);
   const recorded = rows as RecordedRow[];
   const first = recorded[0];
