@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, type MigrationProvider } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -7,6 +7,7 @@ import type { Database } from './schema.ts';
 import { migrations } from './migrations.ts';
 import { lockDirectory, type DirectoryLock } from './lock.ts';
 import { countingDialect, emptyStats, type DatabaseStats } from './stats.ts';
+import { postgresDialect } from './postgres-driver.ts';
 import { watchLedger, type LedgerWatch } from './ledger-watch.ts';
 
 export { DatabaseLockedError, readLock } from './lock.ts';
@@ -87,7 +88,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     // An idle pooled connection that breaks (the server restarts, an administrator terminates it) is
     // reported here and replaced on demand; without a listener the error would end the process.
     pool.on('error', (err) => log.warn({ err }, 'database: an idle connection was lost'));
-    const watched = watchLedger(countingDialect(new PostgresDialect({ pool }), stats));
+    const watched = watchLedger(postgresDialect(pool, stats));
     ledger = watched.watch;
     db = new Kysely<Database>({ dialect: watched.dialect });
     kind = 'postgres';

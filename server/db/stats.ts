@@ -18,7 +18,10 @@ import type {
 export interface DatabaseStats {
   /** statements sent to the database */
   statements: number;
-  /** exchanges with the database: one per statement sent (no statement here is pipelined with another) */
+  /**
+   * exchanges with the database: on Postgres, statements sent together count once (a BEGIN with the first
+   * statement, a COMMIT with the last, db/postgres-driver.ts); on PGlite one per statement
+   */
   roundTrips: number;
   /** transactions begun */
   transactions: number;
@@ -109,7 +112,8 @@ class CountingDriver implements Driver {
   }
 }
 
-/** The dialect with every statement, transaction and connection wait counted into `stats`. */
+/** The dialect with every statement, transaction and connection wait counted into `stats` (PGlite's; the
+ * Postgres driver, db/postgres-driver.ts, counts its own). */
 export function countingDialect(inner: Dialect, stats: DatabaseStats): Dialect {
   return {
     createAdapter: () => inner.createAdapter(),

@@ -647,8 +647,6 @@ export async function loadBattles(
             price_nano: r.price_nano,
             rarity: r.rarity,
             image_url: r.image_url,
-            created_at: r.created_at,
-            updated_at: r.updated_at,
           }),
           roll: Number(r.roll),
           totalWeight: Number(r.total_weight),

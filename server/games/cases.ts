@@ -27,7 +27,9 @@ export function russianName(id: string, nameRu: string): ItemRu {
 }
 
 /** An item row as the API shows it; a row read without its Russian name (an older select) answers without `ru`. */
-export function toApiItem(row: Omit<ItemRow, 'name_ru'> & { name_ru?: string }): Item {
+export function toApiItem(
+  row: Pick<ItemRow, 'id' | 'name' | 'price_nano' | 'image_url' | 'rarity'> & { name_ru?: string },
+): Item {
   return {
     id: row.id,
     name: row.name,
@@ -64,7 +66,7 @@ function toApiCase(row: CaseRow, entries: readonly CaseEntry[]): Case {
 }
 
 /** A case entry's weight and its item, as every reader of case entries selects them (case_items as ci, items as i). */
-export const ENTRY_COLUMNS = [
+const ENTRY_COLUMNS = [
   'ci.weight',
   'i.id',
   'i.name',

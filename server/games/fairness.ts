@@ -1,4 +1,4 @@
-import { sql, type QueryCreator, type Selectable, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type QueryCreator, type Selectable, type Transaction } from 'kysely';
 import type { FairnessState, RotateResponse, SetClientSeedResponse } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, FairnessSeedsTable } from '../db/schema.ts';
@@ -18,8 +18,20 @@ import { hashSeed, newClientSeed, newServerSeed, rollFraction, rollInt, rollWeig
 type SeedRow = Selectable<FairnessSeedsTable>;
 type Trx = Transaction<Database>;
 
+/**
+ * The statement that reads the player's active pair (a TakenSeed row, nothing taken yet), locked (FOR UPDATE) until the transaction ends: no row
+ * before the player's first roll (then lockActiveSeed creates it). Written out as SQL, the same text every
+ * time: a game sends it in one exchange with its other first statement (db/postgres-driver.ts, executeTogether).
+ */
+export function activeSeedQuery(userId: bigint): CompiledQuery {
+  return CompiledQuery.raw(
+    'SELECT id, server_seed, server_seed_hash, client_seed, nonce FROM fairness_seeds WHERE user_id = $1::bigint AND active FOR UPDATE',
+    [userId],
+  );
+}
+
 /** The active pair of a player, locked (FOR UPDATE) until the transaction ends; created on first use. */
-async function lockActiveSeed(trx: Trx, userId: bigint): Promise<SeedRow> {
+export async function lockActiveSeed(trx: Trx, userId: bigint): Promise<SeedRow> {
   // A concurrent rotation may retire the row we waited for; the next round then finds its successor.
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = await trx
@@ -40,11 +52,10 @@ export type TakenSeed = Pick<SeedRow, 'id' | 'server_seed' | 'server_seed_hash' 
 
 /**
  * The statement that moves the player's active pair's nonce on by `count` and answers the pair (the update
- * locks it until the transaction ends): run on its own by takeNonces, or as a CTE of a game's own statement
- * (the case opening's debit), then turned into a lease with leaseOf. No row when the player has no active
- * pair yet, or when a concurrent rotation retired the row it waited for: then call takeNonces.
+ * locks it until the transaction ends), for takeNonces. No row when the player has no active pair yet, or
+ * when a concurrent rotation retired the row it waited for.
  */
-export function takeNoncesStatement(qc: QueryCreator<Database>, userId: bigint, count: number) {
+function takeNoncesStatement(qc: QueryCreator<Database>, userId: bigint, count: number) {
   return qc
     .updateTable('fairness_seeds')
     .set((eb) => ({ nonce: eb('nonce', '+', count) }))

@@ -1,15 +1,16 @@
-import { sql, type Insertable, type QueryCreator, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type QueryCreator, type Transaction } from 'kysely';
 import type { HistoryEntry, OpenResult } from '../../contract/cases.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { noteLocked } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { DropRow } from '../realtime/feed.ts';
-import { ENTRY_COLUMNS, toApiItem, type CaseEntry, type ItemRow } from './cases.ts';
-import { leaseOf, takeNonces, takeNoncesStatement, type TakenSeed } from './fairness.ts';
+import { toApiItem, type ItemRow } from './cases.ts';
+import { activeSeedQuery, leaseOf, lockActiveSeed, type TakenSeed } from './fairness.ts';
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
-import { grantRankRewards } from '../retention/ranks.ts';
+import { grantRankRewards, rankRewardDue } from '../retention/ranks.ts';
+import { commitWith, executeTogether, prepared } from '../db/postgres-driver.ts';
 
 type Trx = Transaction<Database>;
 
@@ -35,19 +36,28 @@ export interface OpenOutcome {
  * draw each item by its integer weight; record the openings, add the items to the inventory and count
  * the openings. Any refusal or failure rolls everything back: nothing changes.
  *
- * Cost: three statements, each one round trip: the player's lock with the case and its entries; the debit
- * with its ledger row and the nonces; the openings with their weight table and inventory (tests/api/opening-cost.test.ts counts them; `npm run bench -- server`).
- * A step that belongs to the opening (a reward when the openings count crosses a threshold: the debit
- * returns the count after) goes between the debit and the records, on the same `trx`.
+ * Cost: three statements: the player's lock with the case and its entries, and the seed pair (locked second),
+ * sent together; then one that debits, writes the ledger row, takes the nonces and records the openings,
+ * their weight table and inventory. With BEGIN and COMMIT, two round trips on Postgres
+ * (tests/api/opening-cost.test.ts counts them; `npm run bench -- server`). A step that belongs to the
+ * opening (a rank reward when the openings count crosses a threshold) runs after the records, on `trx`.
+ * `commits`: the opening is the whole of its transaction, so its last statement may carry the COMMIT
+ * (db/postgres-driver.ts, commitWith): nothing runs on the transaction after openCase returns.
  */
-export async function openCase(db: Db, userId: bigint, caseId: string, amount: number): Promise<OpenOutcome> {
+export async function openCase(
+  db: Db,
+  userId: bigint,
+  caseId: string,
+  amount: number,
+  options: { commits?: boolean } = {},
+): Promise<OpenOutcome> {
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_COPIES) {
     throw new RangeError(`amount must be an integer in [1, ${MAX_COPIES}]`);
   }
   // given a transaction (an idempotent request's), open inside it; given the database, in a new one
   const run = async (trx: Trx): Promise<OpenOutcome> => {
-    // the lock order of server/db/locks.ts: the player first (here, with the case in the same statement)
-    const box = await lockPlayerAndLoadCase(trx, userId, caseId);
+    // the lock order of server/db/locks.ts: the player first (with the case), then their seed pair
+    const { player, box, seed: found } = await lockPlayerAndLoadCase(trx, userId, caseId);
     if (!box) throw notFound('CASE_NOT_FOUND', `There is no case "${caseId}"`);
     if (!box.is_active) throw conflict('CASE_INACTIVE', 'This case cannot be opened right now');
     if (box.is_locked) throw forbidden('CASE_LOCKED', 'This case is locked!');
@@ -55,43 +65,44 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
     if (entries.length === 0) throw conflict('CASE_EMPTY', 'This case has no items to drop');
     const weights = entries.map((e) => e.weight);
 
+    // the player's row is locked: the balance read is the balance the debit takes from
     const cost = box.price_nano * BigInt(amount);
-    const { player, seed } = await debitForOpening(trx, userId, caseId, cost, amount);
-    // the nonces came with the debit; a player's first roll creates the seed pair here
-    const lease = seed ? leaseOf(seed, amount) : await takeNonces(trx, userId, amount);
+    if (player.balance_nano < cost) throw insufficientBalance();
+    // a player's first roll creates the seed pair here
+    const seed = found ?? (await lockActiveSeed(trx, userId));
+    const lease = leaseOf({ ...seed, nonce: seed.nonce + amount }, amount);
     const table = weightTable(entries.map((e) => ({ itemId: e.item.id, weight: e.weight })));
     const draws = lease.nonces.map((nonce) => {
       const { roll, total, index } = lease.rollWeighted(nonce, weights);
       return { nonce, roll, total, item: entries[index]!.item, betId: newBetId() };
     });
 
-    const inserted = await recordOpenings(
+    // the records are the last statement unless a rank reward follows: then the COMMIT may go with them
+    const openingsAfter = player.openings_count + amount;
+    const rewardDue = rankRewardDue(openingsAfter, amount);
+    const recorded = await debitAndRecord(
       trx,
-      userId,
-      table,
-      draws.map((d) => ({
-        user_id: userId,
-        case_id: caseId,
-        item_id: d.item.id,
-        price_nano: box.price_nano,
-        ledger_id: player.ledger_id,
-        seed_id: lease.seedId,
-        server_seed_hash: lease.serverSeedHash,
-        client_seed: lease.clientSeed,
-        nonce: d.nonce,
-        roll: d.roll,
-        total_weight: d.total,
-        weight_table_hash: table.hash,
-        public_id: d.betId,
-      })),
-      draws.map((d) => d.item),
+      !rewardDue && (options.commits === true || !db.isTransaction),
+      {
+        userId,
+        caseId,
+        priceNano: box.price_nano,
+        cost,
+        seedId: seed.id,
+        nonceBefore: seed.nonce,
+        serverSeedHash: lease.serverSeedHash,
+        clientSeed: lease.clientSeed,
+        table,
+        draws,
+      },
     );
-    const byNonce = new Map(inserted.map((r) => [r.nonce, r]));
-    const balanceNano = player.balance_nano;
+    const byNonce = new Map(recorded.openings.map((r) => [r.nonce, r]));
 
     return {
       // a rank this opening reached pays its reward now
-      balanceNano: await grantRankRewards(trx, userId, balanceNano, player.openings_count, amount),
+      balanceNano: rewardDue
+        ? await grantRankRewards(trx, userId, recorded.balanceNano, recorded.openingsCount, amount)
+        : recorded.balanceNano,
       drops: draws.map((d) => ({
         id: byNonce.get(d.nonce)!.id,
         created_at: byNonce.get(d.nonce)!.created_at,
@@ -125,37 +136,73 @@ export async function openCase(db: Db, userId: bigint, caseId: string, amount: n
 }
 
 /**
- * Locks the player's row (lockPlayer's lock: 401 USER_UNKNOWN when there is no such player) and reads the
- * case as an opening needs it, its row and its entries in roll order, in one statement; null when there is
- * no such case. Only the player's row is locked (FOR UPDATE OF u); a transaction that has locked the
- * player already locks nothing new. One round trip fewer than locking and reading one after the other.
+ * The player's row (locked), the case with its entries in roll order, and the player's active seed pair
+ * (locked after the player, as the lock order wants). Written out as SQL: the text is the same every time,
+ * so nothing is built or compiled per opening.
+ */
+const LOCK_PLAYER_AND_LOAD_CASE = `SELECT u.balance_nano AS user_balance_nano, u.openings_count, u.username, u.first_name,
+  u.photo_url, c.id AS case_id, c.name AS case_name, c.image_url AS case_image_url,
+  c.price_nano AS case_price_nano, c.is_active, c.is_locked, ci.id AS entry_id, ci.weight, i.id, i.name,
+  i.name_ru, i.price_nano, i.rarity, i.image_url
+FROM users u
+LEFT JOIN cases c ON c.id = $2::text
+LEFT JOIN case_items ci ON ci.case_id = c.id
+LEFT JOIN items i ON i.id = ci.item_id
+WHERE u.id = $1::bigint
+ORDER BY ci.position, ci.id
+FOR UPDATE OF u`;
+
+interface PlayerCaseRow {
+  user_balance_nano: bigint;
+  openings_count: number;
+  username: string | null;
+  first_name: string;
+  photo_url: string | null;
+  case_id: string | null;
+  case_name: string | null;
+  case_image_url: string | null;
+  case_price_nano: bigint | null;
+  is_active: boolean | null;
+  is_locked: boolean | null;
+  entry_id: string | null;
+  weight: number | null;
+  id: string | null;
+  name: string | null;
+  name_ru: string | null;
+  price_nano: bigint | null;
+  rarity: ItemRow['rarity'] | null;
+  image_url: string | null;
+}
+
+/** An item as an opening reads it: what it shows and records (not the row's own timestamps). */
+type OpenedItem = Omit<ItemRow, 'created_at' | 'updated_at'>;
+
+/**
+ * Locks the player's row (lockPlayer's lock: 401 USER_UNKNOWN when there is no such player) and reads what
+ * an opening needs: the player's balance, count and public name, the case (null when there is no such case)
+ * with its entries in roll order, and the active seed pair, locked second (null before the first roll). Two
+ * statements in one exchange with the database (db/postgres-driver.ts, executeTogether): the seed pair is
+ * read after the player's lock is held, so it is the pair as the last transaction of the player left it.
  */
 async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
-  const rows = await trx
-    .selectFrom('users as u')
-    .leftJoin('cases as c', (join) => join.on('c.id', '=', caseId))
-    .leftJoin('case_items as ci', 'ci.case_id', 'c.id')
-    .leftJoin('items as i', 'i.id', 'ci.item_id')
-    .select([
-      'c.id as case_id',
-      'c.name as case_name',
-      'c.image_url as case_image_url',
-      'c.price_nano as case_price_nano',
-      'c.is_active',
-      'c.is_locked',
-      'ci.id as entry_id',
-      ...ENTRY_COLUMNS,
-    ])
-    .where('u.id', '=', userId)
-    .orderBy('ci.position')
-    .orderBy('ci.id')
-    .forUpdate('u')
-    .execute();
+  const [main, seeds] = await executeTogether(trx, [
+    prepared(CompiledQuery.raw(LOCK_PLAYER_AND_LOAD_CASE, [userId, caseId])),
+    activeSeedQuery(userId),
+  ]);
+  const rows = main!.rows as PlayerCaseRow[];
   const first = rows[0];
   if (!first) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
   noteLocked(trx, userId);
-  if (first.case_id === null) return null;
-  const entries: CaseEntry[] = [];
+  const player = {
+    balance_nano: first.user_balance_nano,
+    openings_count: first.openings_count,
+    username: first.username,
+    first_name: first.first_name,
+    photo_url: first.photo_url,
+  };
+  const seed = (seeds!.rows[0] as TakenSeed | undefined) ?? null;
+  if (first.case_id === null) return { player, box: null, seed };
+  const entries: { entryId: string; weight: number; item: OpenedItem }[] = [];
   for (const r of rows) {
     // no entries: the one row the left join gives has no item
     if (r.entry_id === null || r.weight === null || r.id === null) continue;
@@ -169,12 +216,10 @@ async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
         price_nano: r.price_nano!,
         rarity: r.rarity!,
         image_url: r.image_url!,
-        created_at: r.created_at!,
-        updated_at: r.updated_at!,
       },
     });
   }
-  return {
+  const box = {
     id: first.case_id,
     name: first.case_name!,
     image_url: first.case_image_url!,
@@ -183,125 +228,110 @@ async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
     is_locked: first.is_locked!,
     entries,
   };
+  return { player, box, seed };
 }
 
-interface Debited {
+interface Recording {
+  userId: bigint;
+  caseId: string;
+  priceNano: bigint;
+  cost: bigint;
+  seedId: bigint;
+  /** the pair's nonce before this opening (the draws used the next ones) */
+  nonceBefore: number;
+  serverSeedHash: string;
+  clientSeed: string;
+  table: { hash: string; entries: string };
+  draws: readonly { nonce: number; roll: number; total: number; item: OpenedItem; betId: string }[];
+}
+
+interface RecordedRow {
+  id: bigint;
+  nonce: number;
+  created_at: Date;
   balance_nano: bigint;
-  /** the player's openings, this one's copies included */
   openings_count: number;
-  username: string | null;
-  first_name: string;
-  photo_url: string | null;
-  ledger_id: bigint;
-}
-
-/** Debited, and the seed pair the nonces were taken from: all null when the player has none yet. */
-interface DebitRow extends Debited {
   /** the player again, their balance after and the ledger row's id, for the ledger watch (its push) */
   ledger_user_id: bigint;
   ledger_balance_nano: bigint;
   ledger_version: bigint;
-  seed_id: bigint | null;
-  seed_server_seed: string | null;
-  seed_server_seed_hash: string | null;
-  seed_client_seed: string | null;
-  seed_nonce: number | null;
 }
 
 /**
- * The conditional debit, its ledger row and the opening's nonces, in one statement: takes `cost` only if
- * the balance covers it and counts the openings. Returns the balance after, the ledger row's id and the
- * player's public name and photo for the live feed, and the seed pair the nonces were taken from (null
- * when the player has none yet). Concurrent debits queue on the user row, locked before this statement,
- * so the balance can never go below zero however many requests race; the seed pair comes after it, as
- * the lock order wants. A refused debit throws, and the transaction rolls the nonces back with it. It
- * returns the player as `ledger_user_id` with the balance after and the ledger row's id, which is how the
- * ledger watch (db/ledger-watch.ts) learns whose balance a raw statement changed and what it is now, so the
- * new balance is pushed to their sockets after the commit without reading it again.
+ * The whole write of an opening in one statement: the conditional debit with its ledger row and the
+ * openings count, the seed pair's nonce moved on past the draws, the weight table (if new), the won items
+ * in the inventory and the openings, each citing the ledger row and the pair. The player and the pair are
+ * locked (lockPlayerAndLoadCase), so the balance covers the cost and the nonce is the one read; should
+ * either not hold, the openings' ledger or seed reference is null and the statement fails as a whole (a
+ * NOT NULL violation): the debit never goes without its openings, nor the nonces with another roll. The
+ * weight table goes in beside the openings that cite it: their foreign key is checked at the end of the
+ * statement, when the table is there. It returns the player as `ledger_user_id` with the balance after and
+ * the ledger row's id, which is how the ledger watch (db/ledger-watch.ts) learns whose balance the
+ * statement changed and what it is now, so the new balance is pushed after the commit without a read.
+ * `commits`: the COMMIT goes with it (db/postgres-driver.ts, commitWith).
  */
-async function debitForOpening(
-  trx: Trx,
-  userId: bigint,
-  caseId: string,
-  cost: bigint,
-  copies: number,
-): Promise<{ player: Debited; seed: TakenSeed | null }> {
-  const { rows } = await sql<DebitRow>`
-    WITH debited AS (
-      UPDATE users
-      SET balance_nano = balance_nano - ${cost}::bigint,
-          openings_count = openings_count + ${copies}::integer,
-          updated_at = now()
-      WHERE id = ${userId}::bigint AND balance_nano >= ${cost}::bigint
-      RETURNING balance_nano, openings_count, username, first_name, photo_url
-    ), entry AS (
-      INSERT INTO ledger (user_id, delta_nano, balance_after_nano, kind, ref, external_id)
-      SELECT ${userId}::bigint, ${-cost}::bigint, balance_nano, ${LEDGER_KIND_CASE_OPEN}, ${caseId}, NULL
-      FROM debited
-      RETURNING id
-    ), seed AS (${takeNoncesStatement(trx, userId, copies)})
-    SELECT d.balance_nano, d.openings_count, d.username, d.first_name, d.photo_url, e.id AS ledger_id,
-           ${userId}::bigint AS ledger_user_id, d.balance_nano AS ledger_balance_nano, e.id AS ledger_version,
-           s.id AS seed_id, s.server_seed AS seed_server_seed, s.server_seed_hash AS seed_server_seed_hash,
-           s.client_seed AS seed_client_seed, s.nonce AS seed_nonce
-    FROM debited d CROSS JOIN entry e LEFT JOIN seed s ON true`.execute(trx);
-  const row = rows[0];
-  if (row) {
-    const {
-      seed_id,
-      seed_server_seed,
-      seed_server_seed_hash,
-      seed_client_seed,
-      seed_nonce,
-      ledger_user_id: _ledgerUser,
-      ledger_balance_nano: _ledgerBalance,
-      ledger_version: _ledgerVersion,
-      ...player
-    } = row;
-    const seed =
-      seed_id === null
-        ? null
-        : {
-            id: seed_id,
-            server_seed: seed_server_seed!,
-            server_seed_hash: seed_server_seed_hash!,
-            client_seed: seed_client_seed!,
-            nonce: seed_nonce!,
-          };
-    return { player, seed };
-  }
-  const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  if (!user) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
-  throw insufficientBalance();
-}
-
-/**
- * Records the openings, their weight table (if new) and the won items in the inventory, in one statement.
- * The weight table goes in beside the openings that cite it: their foreign key is checked at the end of
- * the statement, when the table is there.
- */
-async function recordOpenings(
-  trx: Trx,
-  userId: bigint,
-  table: { hash: string; entries: string },
-  openings: Insertable<Database['openings']>[],
-  items: readonly ItemRow[],
-) {
-  return trx
-    .with('stored_table', (qc) =>
-      qc
-        .insertInto('weight_tables')
-        .values(table)
-        .onConflict((oc) => oc.column('hash').doNothing())
-        .returning('hash'),
-    )
-    .with('stocked', (qc) => inventoryInsert(qc, userId, items).returning('item_id'))
-    .with('opened', (qc) =>
-      qc.insertInto('openings').values(openings).returning(['id', 'nonce', 'created_at']),
-    )
-    .selectFrom('opened')
-    .select(['id', 'nonce', 'created_at'])
-    .execute();
+async function debitAndRecord(trx: Trx, commits: boolean, r: Recording) {
+  const values: unknown[] = [];
+  const p = (value: unknown, type: string) => {
+    values.push(value);
+    return `$${values.length}::${type}`;
+  };
+  const user = p(r.userId, 'bigint');
+  const cost = p(r.cost, 'bigint');
+  const copies = p(r.draws.length, 'integer');
+  const caseId = p(r.caseId, 'text');
+  const hash = p(r.table.hash, 'text');
+  const counts = new Map<string, number>();
+  for (const d of r.draws) counts.set(d.item.id, (counts.get(d.item.id) ?? 0) + 1);
+  const stocked = [...counts].map(([itemId, n]) => `(${user}, ${p(itemId, 'text')}, ${p(n, 'integer')})`);
+  const price = p(r.priceNano, 'bigint');
+  const serverSeedHash = p(r.serverSeedHash, 'text');
+  const clientSeed = p(r.clientSeed, 'text');
+  const opened = r.draws.map(
+    (d) =>
+      `(${user}, ${caseId}, ${p(d.item.id, 'text')}, ${price}, (SELECT id FROM entry), (SELECT id FROM seed), ` +
+      `${serverSeedHash}, ${clientSeed}, ${p(d.nonce, 'integer')}, ${p(d.roll, 'bigint')}, ${p(d.total, 'bigint')}, ` +
+      `${hash}, ${p(d.betId, 'text')})`,
+  );
+  const text = `WITH debited AS (
+  UPDATE users SET balance_nano = balance_nano - ${cost}, openings_count = openings_count + ${copies}, updated_at = now()
+  WHERE id = ${user} AND balance_nano >= ${cost}
+  RETURNING balance_nano, openings_count
+), entry AS (
+  INSERT INTO ledger (user_id, delta_nano, balance_after_nano, kind, ref, external_id)
+  SELECT ${user}, ${p(-r.cost, 'bigint')}, balance_nano, ${p(LEDGER_KIND_CASE_OPEN, 'text')}, ${caseId}, NULL FROM debited
+  RETURNING id
+), seed AS (
+  UPDATE fairness_seeds SET nonce = nonce + ${copies}
+  WHERE id = ${p(r.seedId, 'bigint')} AND active AND nonce = ${p(r.nonceBefore, 'integer')}
+  RETURNING id
+), stored_table AS (
+  INSERT INTO weight_tables (hash, entries) VALUES (${hash}, ${p(r.table.entries, 'text')})
+  ON CONFLICT (hash) DO NOTHING
+), stocked AS (
+  INSERT INTO inventory (user_id, item_id, quantity) VALUES ${stocked.join(', ')}
+  ON CONFLICT (user_id, item_id) DO UPDATE SET quantity = inventory.quantity + excluded.quantity, updated_at = now()
+), opened AS (
+  INSERT INTO openings (user_id, case_id, item_id, price_nano, ledger_id, seed_id, server_seed_hash, client_seed,
+    nonce, roll, total_weight, weight_table_hash, public_id)
+  VALUES ${opened.join(', ')}
+  RETURNING id, nonce, created_at
+)
+SELECT o.id, o.nonce, o.created_at, d.balance_nano, d.openings_count, ${user} AS ledger_user_id,
+  d.balance_nano AS ledger_balance_nano, e.id AS ledger_version
+FROM opened o CROSS JOIN debited d CROSS JOIN entry e`;
+  // one text per shape (copies, distinct items): prepared once per connection
+  const query = prepared(CompiledQuery.raw(text, values));
+  const { rows } = commits ? await commitWith(trx, query) : await trx.executeQuery(query);
+  const recorded = rows as RecordedRow[];
+  const first = recorded[0];
+  // the checks above make this unreachable: a debit refused here would have failed the statement
+  if (!first || recorded.length !== r.draws.length) throw new Error('the opening was not recorded');
+  return {
+    balanceNano: first.balance_nano,
+    openingsCount: first.openings_count,
+    openings: recorded.map((row) => ({ id: row.id, nonce: row.nonce, created_at: row.created_at })),
+  };
 }
 
 /** The insert that adds one of each given item (repeats count) to the player's inventory. */

@@ -6,6 +6,7 @@ import type { Db } from '../db/index.ts';
 import { lockPlayer, queueForPlayer } from '../db/locks.ts';
 import { startLeasedJob, type LeaseContext, type LeasedJobHandle } from '../jobs/lease.ts';
 import type { Database } from '../db/schema.ts';
+import { commitWith } from '../db/postgres-driver.ts';
 import { HttpError, badRequest, conflict } from './errors.ts';
 
 /**
@@ -82,12 +83,15 @@ function requestHash(request: FastifyRequest): string {
  * `workLocksPlayer`: the work's first statement locks the player itself (with something it reads in the
  * same statement), so a request without a key sends no lock of its own; with a key the player is locked
  * first anyway, before the key is claimed.
+ * `ends` (the work's second argument) is true when nothing runs on `trx` after the work (a request without a
+ * key): the work's last statement may then carry the COMMIT (db/postgres-driver.ts, commitWith). With a key,
+ * the stored answer is the last statement and carries it.
  */
 export async function withIdempotency<T>(
   db: Db,
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (trx: Trx) => Promise<T>,
+  work: (trx: Trx, ends: boolean) => Promise<T>,
   options: { workLocksPlayer?: boolean } = {},
 ): Promise<T> {
   const key = idempotencyKeyOf(request);
@@ -98,7 +102,7 @@ export async function withIdempotency<T>(
     return queueForPlayer(userId, () =>
       db.transaction().execute(async (trx) => {
         if (!options.workLocksPlayer) await lockPlayer(trx, userId);
-        return work(trx);
+        return work(trx, true);
       }),
     );
   }
@@ -119,7 +123,7 @@ async function runKeyed<T>(
   key: string,
   route: string,
   hash: string,
-  work: (trx: Trx) => Promise<T>,
+  work: (trx: Trx, ends: boolean) => Promise<T>,
 ): Promise<{ replayed: boolean; statusCode: number; body: T }> {
   const statusCode = 200;
   return db.transaction().execute(async (trx) => {
@@ -165,13 +169,16 @@ async function runKeyed<T>(
       return { replayed: true, statusCode: stored.status_code, body: parseStored(stored.response) as T };
     }
 
-    const body = await work(trx);
-    await trx
-      .updateTable('idempotency_keys')
-      .set({ status_code: statusCode, response: JSON.stringify(body) })
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
-      .execute();
+    const body = await work(trx, false);
+    const response = JSON.stringify(body);
+    await commitWith(
+      trx,
+      trx
+        .updateTable('idempotency_keys')
+        .set({ status_code: statusCode, response })
+        .where('user_id', '=', userId)
+        .where('key', '=', key),
+    );
     return { replayed: false, statusCode, body };
   });
 }

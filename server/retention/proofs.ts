@@ -189,8 +189,6 @@ export async function retentionBets(
                   price_nano: w.price_nano ?? 0n,
                   image_url: w.image_url,
                   rarity: w.rarity,
-                  created_at: w.at,
-                  updated_at: w.at,
                 })
               : null,
         };

@@ -39,6 +39,12 @@ export function levelFor(openings: number): ProfileLevel {
   return { level: current.level, rank: current.name, progress };
 }
 
+/** Whether an opening that brought the paid openings to `openings` (`copies` of them its own) reaches a rank with a reward. */
+export function rankRewardDue(openings: number, copies: number): boolean {
+  const before = openings - copies;
+  return table.some((r) => r.reward !== null && r.openings > before && r.openings <= openings);
+}
+
 /**
  * The one call the opening transaction makes once it has counted the openings (`openings` after it, of
  * which `copies` are its own): grants the reward of every rank this opening reached, once, and answers the
@@ -169,8 +175,6 @@ export async function rankLadder(db: Db, userId: bigint, openings: number): Prom
                     price_nano: got.item_price_nano ?? 0n,
                     image_url: got.item_image_url,
                     rarity: got.item_rarity,
-                    created_at: got.created_at,
-                    updated_at: got.created_at,
                   })
                 : null,
           }

@@ -100,8 +100,8 @@ export function caseRoutes(app: App, ctx: AppContext): void {
         ctx.db,
         request,
         reply,
-        async (trx) => {
-          const outcome = await openCase(trx, request.userId, request.body.caseId, 1);
+        async (trx, ends) => {
+          const outcome = await openCase(trx, request.userId, request.body.caseId, 1, { commits: ends });
           drops.splice(0, drops.length, ...outcome.drops);
           return { ...outcome.results[0]!, balance: formatTon(outcome.balanceNano) };
         },
@@ -126,8 +126,8 @@ export function caseRoutes(app: App, ctx: AppContext): void {
         ctx.db,
         request,
         reply,
-        async (trx) => {
-          const outcome = await openCase(trx, request.userId, caseId, amount);
+        async (trx, ends) => {
+          const outcome = await openCase(trx, request.userId, caseId, amount, { commits: ends });
           drops.splice(0, drops.length, ...outcome.drops);
           return {
             success: true as const,
