@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { ProfileLevel, RankView } from '../../contract/users.ts';
 import { formatTon } from '../../contract/money.ts';
 import type { Db } from '../db/index.ts';
@@ -6,7 +6,6 @@ import type { Database } from '../db/schema.ts';
 import { toApiItem } from '../games/cases.ts';
 import { loadRetentionConfig, type RankStep } from './config.ts';
 import { openForFree } from './free-opening.ts';
-import { creditInTransaction, credited } from './ledger.ts';
 
 /**
  * Ranks and their rewards (README, "Ranks"). A player's rank is the highest whose threshold of paid
@@ -61,16 +60,14 @@ export async function grantRankRewards(
 ): Promise<bigint> {
   const before = openings - copies;
   const due = table.filter((r) => r.reward !== null && r.openings > before && r.openings <= openings);
-  if (due.length === 0) return balanceNano;
-  const granted = new Set(
-    (await trx.selectFrom('rank_rewards').select('level').where('user_id', '=', userId).execute()).map(
-      (r) => r.level,
-    ),
-  );
   let balance = balanceNano;
   for (const step of due) {
-    if (granted.has(step.level)) continue;
     const reward = step.reward!;
+    if (reward.kind === 'ton') {
+      balance = (await grantTonReward(trx, userId, step.level, step.name, reward.amountNano)) ?? balance;
+      continue;
+    }
+    // the primary key is the once: a reward granted already (a retry, a race lost) inserts nothing
     const inserted = await trx
       .insertInto('rank_rewards')
       .values({
@@ -83,36 +80,59 @@ export async function grantRankRewards(
       .onConflict((oc) => oc.columns(['user_id', 'level']).doNothing())
       .returning('level')
       .executeTakeFirst();
-    if (!inserted) continue;
-    if (reward.kind === 'ton') {
-      const externalId = `rank:${userId}:${step.level}`;
-      if (await credited(trx, externalId)) continue;
-      const paid = await creditInTransaction(
-        trx,
-        userId,
-        reward.amountNano,
-        LEDGER_KIND_RANK_REWARD,
-        externalId,
-        step.name,
-      );
-      balance = paid.balanceNano;
-      await trx
-        .updateTable('rank_rewards')
-        .set({ ledger_id: paid.ledgerId })
-        .where('user_id', '=', userId)
-        .where('level', '=', step.level)
-        .execute();
-    } else if (reward.kind === 'case') {
-      const opening = await openForFree(trx, userId, reward.caseId!, 'rank');
-      await trx
-        .updateTable('rank_rewards')
-        .set({ free_opening_id: opening.id })
-        .where('user_id', '=', userId)
-        .where('level', '=', step.level)
-        .execute();
-    }
+    if (!inserted || reward.kind !== 'case') continue;
+    const opening = await openForFree(trx, userId, reward.caseId!, 'rank');
+    await trx
+      .updateTable('rank_rewards')
+      .set({ free_opening_id: opening.id })
+      .where('user_id', '=', userId)
+      .where('level', '=', step.level)
+      .execute();
   }
   return balance;
+}
+
+/**
+ * A TON rank reward in one statement: unless the rank's reward is granted already (its rank_rewards row) or
+ * its credit is in the ledger (external id `rank:<player>:<level>`), credits the player, writes the ledger
+ * row and records the reward with it. The player's row is locked by the opening, so the checks cannot race.
+ * Returns the balance after, or null when nothing was granted. Like the opening's debit it returns the player
+ * as `ledger_user_id` with the balance and the ledger row's id, so the ledger watch (db/ledger-watch.ts)
+ * pushes the new balance after the commit without reading it.
+ */
+async function grantTonReward(
+  trx: Trx,
+  userId: bigint,
+  level: number,
+  rankName: string,
+  amountNano: bigint,
+): Promise<bigint | null> {
+  const externalId = `rank:${userId}:${level}`;
+  const { rows } = await sql<{ ledger_user_id: bigint; ledger_balance_nano: bigint; ledger_version: bigint }>`
+    WITH due AS (
+      SELECT 1 WHERE NOT EXISTS (
+        SELECT 1 FROM rank_rewards WHERE user_id = ${userId}::bigint AND level = ${level}::integer
+      ) AND NOT EXISTS (SELECT 1 FROM ledger WHERE external_id = ${externalId})
+    ), credited AS (
+      UPDATE users SET balance_nano = balance_nano + ${amountNano}::bigint, updated_at = now()
+      WHERE id = ${userId}::bigint AND EXISTS (SELECT 1 FROM due)
+      RETURNING balance_nano
+    ), entry AS (
+      INSERT INTO ledger (user_id, delta_nano, balance_after_nano, kind, ref, external_id)
+      SELECT ${userId}::bigint, ${amountNano}::bigint, balance_nano, ${LEDGER_KIND_RANK_REWARD}, ${rankName},
+             ${externalId}
+      FROM credited
+      RETURNING id, balance_after_nano
+    ), granted AS (
+      INSERT INTO rank_rewards (user_id, level, reward_kind, amount_nano, ledger_id)
+      SELECT ${userId}::bigint, ${level}::integer, 'ton', ${amountNano}::bigint, id FROM entry
+      RETURNING level
+    )
+    SELECT ${userId}::bigint AS ledger_user_id, e.balance_after_nano AS ledger_balance_nano,
+           e.id AS ledger_version
+    FROM entry e CROSS JOIN granted`.execute(trx);
+  const row = rows[0];
+  return row ? BigInt(row.ledger_balance_nano) : null;
 }
 
 /** The rank ladder for the profile: every rank, its threshold and reward, and what the player got. */
