@@ -1,4 +1,5 @@
 import type { Db } from '../server/db/index.ts';
+import { BOT_TOKEN } from '../tests/api/harness.ts';
 
 /**
  * Makes `count` players with ids from `firstId`, each funded with `grantNano` through a ledger row (as a
@@ -32,4 +33,33 @@ export async function seedFundedPlayers(
         .execute();
     });
   }
+}
+
+/**
+ * The environment of a bench's server process (server/main.ts, as in production): quiet logs, no Telegram
+ * to reach, the bench's own secrets and the given rate limits; `database` (DATABASE_URL or DATA_DIR) and
+ * `extra` on top.
+ */
+export function benchServerEnv(options: {
+  port: number;
+  jwtSecret: string;
+  adminKey: string;
+  rateLimits: Record<string, string>;
+  database: Record<string, string>;
+  extra?: Record<string, string>;
+}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...options.database,
+    ...options.rateLimits,
+    NODE_ENV: 'production',
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    BOT_TOKEN,
+    TELEGRAM_BOT: 'off', // no Telegram to reach from the bench
+    JWT_SECRET: options.jwtSecret,
+    ADMIN_KEY: options.adminKey,
+    ...options.extra,
+  };
 }

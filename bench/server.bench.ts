@@ -32,7 +32,7 @@ import type { AdminMetricsResponse } from '../contract/metrics.ts';
 import { openDatabase, type Db } from '../server/db/index.ts';
 import { statsSince, type DatabaseStats } from '../server/db/stats.ts';
 import { BOT_TOKEN, createTestDatabase, postgresUrl, signLaunchData } from '../tests/api/harness.ts';
-import { seedFundedPlayers } from './players.ts';
+import { benchServerEnv, seedFundedPlayers } from './players.ts';
 import { percentile, report } from './report.ts';
 
 const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 4000);
@@ -140,21 +140,17 @@ async function prepareDatabase(url: string | null): Promise<Target> {
 function startServer(env: Record<string, string>, label: string): ChildProcess {
   const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(CPU_PROFILE_DIR, label)}`] : [];
   return spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      ...env,
-      ...RATE_LIMITS,
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      BOT_TOKEN,
-      TELEGRAM_BOT: 'off', // no Telegram to reach from the bench
-      JWT_SECRET: 'server-bench-secret-server-bench-secret',
-      ADMIN_KEY,
-      DB_CONNECTION_TIMEOUT_MS,
-      ...(process.env.DB_POOL_MAX ? { DB_POOL_MAX: process.env.DB_POOL_MAX } : {}),
-    },
+    env: benchServerEnv({
+      port: PORT,
+      jwtSecret: 'server-bench-secret-server-bench-secret',
+      adminKey: ADMIN_KEY,
+      rateLimits: RATE_LIMITS,
+      database: env,
+      extra: {
+        DB_CONNECTION_TIMEOUT_MS,
+        ...(process.env.DB_POOL_MAX ? { DB_POOL_MAX: process.env.DB_POOL_MAX } : {}),
+      },
+    }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }

@@ -31,9 +31,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AdminMetricsResponse } from '../contract/metrics.ts';
 import { openDatabase, type Db } from '../server/db/index.ts';
-import { BOT_TOKEN, createTestDatabase, postgresUrl } from '../tests/api/harness.ts';
+import { createTestDatabase, postgresUrl } from '../tests/api/harness.ts';
 import { otherCores, sampleCpu } from './cpu.ts';
-import { seedFundedPlayers } from './players.ts';
+import { benchServerEnv, seedFundedPlayers } from './players.ts';
 import { percentile, report } from './report.ts';
 import type { ClientConfig, ClientResult, FromClient, ToClient } from './soak-client.ts';
 
@@ -144,20 +144,14 @@ function startServer(env: Record<string, string>): ChildProcess {
   ];
   const node = [process.execPath, '--expose-gc', ...profile, '--import', 'tsx', 'server/main.ts'];
   const child = spawnWithFiles(node, {
-    env: {
-      ...process.env,
-      ...env,
-      ...RATE_LIMITS,
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      BOT_TOKEN,
-      TELEGRAM_BOT: 'off', // no Telegram to reach from the bench
-      JWT_SECRET: 'soak-bench-secret-soak-bench-secret',
-      ADMIN_KEY,
-      DB_POOL_MAX: process.env.DB_POOL_MAX ?? '20',
-    },
+    env: benchServerEnv({
+      port: PORT,
+      jwtSecret: 'soak-bench-secret-soak-bench-secret',
+      adminKey: ADMIN_KEY,
+      rateLimits: RATE_LIMITS,
+      database: env,
+      extra: { DB_POOL_MAX: process.env.DB_POOL_MAX ?? '20' },
+    }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return child;
