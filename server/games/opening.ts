@@ -9,7 +9,8 @@ import { toApiItem, type ItemRow } from './cases.ts';
 import { activeSeedQuery, leaseOf, lockActiveSeed, type TakenSeed } from './fairness.ts';
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
-import { grantRankRewards, rankRewardDue } from '../retention/ranks.ts';
+import { grantRankRewards, rankPrizeCases, rankRewardDue } from '../retention/ranks.ts';
+import { prizeCaseOf, prizeCaseQuery, type PrizeCase } from '../retention/free-opening.ts';
 import { commitWith, executeTogether, prepared } from '../db/postgres-driver.ts';
 
 type Trx = Transaction<Database>;
@@ -40,7 +41,9 @@ export interface OpenOutcome {
  * sent together; then one that debits, writes the ledger row, takes the nonces and records the openings,
  * their weight table and inventory. With BEGIN and COMMIT, two round trips on Postgres
  * (tests/api/opening-cost.test.ts counts them; `npm run bench -- server`). A step that belongs to the
- * opening (a rank reward when the openings count crosses a threshold) runs after the records, on `trx`.
+ * opening (a rank reward when the openings count crosses a threshold) runs after the records, on `trx`:
+ * the prize case of a case reward is read in the same exchange as the records, and each reward is one
+ * statement, the last carrying the COMMIT (three round trips in all).
  * `commits`: the opening is the whole of its transaction, so its last statement may carry the COMMIT
  * (db/postgres-driver.ts, commitWith): nothing runs on the transaction after openCase returns.
  */
@@ -77,31 +80,46 @@ export async function openCase(
       return { nonce, roll, total, item: entries[index]!.item, betId: newBetId() };
     });
 
-    // the records are the last statement unless a rank reward follows: then the COMMIT may go with them
+    // the records are the last statement unless a rank reward follows: then the COMMIT goes with the reward,
+    // and the prize cases of the rewards are read in the same exchange as the records
     const openingsAfter = player.openings_count + amount;
     const rewardDue = rankRewardDue(openingsAfter, amount);
-    const recorded = await debitAndRecord(
-      trx,
-      !rewardDue && (options.commits === true || !db.isTransaction),
-      {
-        userId,
-        caseId,
-        priceNano: box.price_nano,
-        cost,
-        seedId: seed.id,
-        nonceBefore: seed.nonce,
-        serverSeedHash: lease.serverSeedHash,
-        clientSeed: lease.clientSeed,
-        table,
-        draws,
-      },
-    );
+    const commits = options.commits === true || !db.isTransaction;
+    const records = debitAndRecordQuery({
+      userId,
+      caseId,
+      priceNano: box.price_nano,
+      cost,
+      seedId: seed.id,
+      nonceBefore: seed.nonce,
+      serverSeedHash: lease.serverSeedHash,
+      clientSeed: lease.clientSeed,
+      table,
+      draws,
+    });
+    let recordedRows: readonly unknown[];
+    let prizes = new Map<string, PrizeCase>();
+    if (!rewardDue) {
+      ({ rows: recordedRows } = commits ? await commitWith(trx, records) : await trx.executeQuery(records));
+    } else {
+      const prizeIds = rankPrizeCases(openingsAfter, amount);
+      const [written, ...read] = await executeTogether(trx, [records, ...prizeIds.map(prizeCaseQuery)]);
+      recordedRows = written!.rows;
+      prizes = new Map(prizeIds.map((id, i) => [id, prizeCaseOf(id, read[i]!.rows)]));
+    }
+    const recorded = recordedOf(recordedRows, draws.length);
     const byNonce = new Map(recorded.openings.map((r) => [r.nonce, r]));
 
     return {
       // a rank this opening reached pays its reward now
       balanceNano: rewardDue
-        ? await grantRankRewards(trx, userId, recorded.balanceNano, recorded.openingsCount, amount)
+        ? await grantRankRewards(
+            trx,
+            { userId, balanceNano: recorded.balanceNano, openings: recorded.openingsCount, copies: amount },
+            // the pair's next nonce is the one after the draws (the records moved it on)
+            { seed, nonce: seed.nonce + amount, prizes },
+            commits,
+          )
         : recorded.balanceNano,
       drops: draws.map((d) => ({
         id: byNonce.get(d.nonce)!.id,
@@ -268,9 +286,10 @@ interface RecordedRow {
  * statement, when the table is there. It returns the player as `ledger_user_id` with the balance after and
  * the ledger row's id, which is how the ledger watch (db/ledger-watch.ts) learns whose balance the
  * statement changed and what it is now, so the new balance is pushed after the commit without a read.
- * `commits`: the COMMIT goes with it (db/postgres-driver.ts, commitWith).
+ * The caller runs it (with the COMMIT when it is the transaction's last statement: db/postgres-driver.ts,
+ * commitWith) and reads its rows with recordedOf.
  */
-async function debitAndRecord(trx: Trx, commits: boolean, r: Recording) {
+function debitAndRecordQuery(r: Recording): CompiledQuery {
   const values: unknown[] = [];
   const p = (value: unknown, type: string) => {
     values.push(value);
@@ -321,12 +340,15 @@ SELECT o.id, o.nonce, o.created_at, d.balance_nano, d.openings_count, ${user} AS
   d.balance_nano AS ledger_balance_nano, e.id AS ledger_version
 FROM opened o CROSS JOIN debited d CROSS JOIN entry e`;
   // one text per shape (copies, distinct items): prepared once per connection
-  const query = prepared(CompiledQuery.raw(text, values));
-  const { rows } = commits ? await commitWith(trx, query) : await trx.executeQuery(query);
+  return prepared(CompiledQuery.raw(text, values));
+}
+
+/** What the records statement (debitAndRecordQuery) answered: the balance and count after, and each opening. */
+function recordedOf(rows: readonly unknown[], copies: number) {
   const recorded = rows as RecordedRow[];
   const first = recorded[0];
   // the checks above make this unreachable: a debit refused here would have failed the statement
-  if (!first || recorded.length !== r.draws.length) throw new Error('the opening was not recorded');
+  if (!first || recorded.length !== copies) throw new Error('the opening was not recorded');
   return {
     balanceNano: first.balance_nano,
     openingsCount: first.openings_count,

@@ -5,7 +5,8 @@ import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { toApiItem } from '../games/cases.ts';
 import { loadRetentionConfig, type RankStep } from './config.ts';
-import { openForFree } from './free-opening.ts';
+import { recordFreeOpening, type PrizeCase } from './free-opening.ts';
+import { commitWith } from '../db/postgres-driver.ts';
 
 /**
  * Ranks and their rewards (README, "Ranks"). A player's rank is the highest whose threshold of paid
@@ -40,54 +41,78 @@ export function levelFor(openings: number): ProfileLevel {
 
 /** Whether an opening that brought the paid openings to `openings` (`copies` of them its own) reaches a rank with a reward. */
 export function rankRewardDue(openings: number, copies: number): boolean {
+  return dueSteps(openings, copies).length > 0;
+}
+
+/** The prize cases of the case rewards of every rank an opening that brought the paid openings to `openings` (`copies` of them its own) reaches. */
+export function rankPrizeCases(openings: number, copies: number): string[] {
+  const ids = dueSteps(openings, copies).flatMap((r) =>
+    r.reward?.kind === 'case' ? [r.reward.caseId!] : [],
+  );
+  return [...new Set(ids)];
+}
+
+function dueSteps(openings: number, copies: number): RankStep[] {
   const before = openings - copies;
-  return table.some((r) => r.reward !== null && r.openings > before && r.openings <= openings);
+  return table.filter((r) => r.reward !== null && r.openings > before && r.openings <= openings);
+}
+
+/** What a case reward's free opening draws with: the player's seed pair (locked) and its next nonce, and the prize cases read (rankPrizeCases). */
+export interface RankRewardDraws {
+  seed: { id: bigint; server_seed: string; server_seed_hash: string; client_seed: string };
+  nonce: number;
+  prizes: ReadonlyMap<string, PrizeCase>;
 }
 
 /**
  * The one call the opening transaction makes once it has counted the openings (`openings` after it, of
  * which `copies` are its own): grants the reward of every rank this opening reached, once, and answers the
  * player's balance afterwards (a TON reward is in it). The player's row is locked already (the opening
- * locked it first), so each threshold is crossed by exactly one opening; an opening that reaches no rank
- * costs no statement.
+ * locked it first), so each threshold is crossed by exactly one opening. Each reward is one statement (a
+ * case reward's free opening draws the pair's next nonce, `draws`); with `commits` the last one carries the
+ * transaction's COMMIT (db/postgres-driver.ts, commitWith), so nothing may run on it afterwards.
  */
 export async function grantRankRewards(
   trx: Trx,
-  userId: bigint,
-  balanceNano: bigint,
-  openings: number,
-  copies: number,
+  reached: { userId: bigint; balanceNano: bigint; openings: number; copies: number },
+  draws: RankRewardDraws,
+  commits: boolean,
 ): Promise<bigint> {
-  const before = openings - copies;
-  const due = table.filter((r) => r.reward !== null && r.openings > before && r.openings <= openings);
-  let balance = balanceNano;
-  for (const step of due) {
+  const { userId } = reached;
+  const due = dueSteps(reached.openings, reached.copies);
+  let balance = reached.balanceNano;
+  let nonce = draws.nonce;
+  for (const [i, step] of due.entries()) {
     const reward = step.reward!;
+    const last = commits && i === due.length - 1;
     if (reward.kind === 'ton') {
-      balance = (await grantTonReward(trx, userId, step.level, step.name, reward.amountNano)) ?? balance;
-      continue;
+      balance =
+        (await grantTonReward(trx, userId, step.level, step.name, reward.amountNano, last)) ?? balance;
+    } else if (reward.kind === 'case') {
+      const prize = draws.prizes.get(reward.caseId!);
+      if (!prize) throw new Error(`the prize case "${reward.caseId}" was not read`);
+      const opening = await recordFreeOpening(
+        trx,
+        { userId, source: 'rank', prize, nonce: { seed: draws.seed, nonce }, rank: { level: step.level } },
+        last,
+      );
+      // a reward granted already (a retry, a race lost) wrote nothing and took no nonce
+      if (opening) nonce += 1;
+    } else {
+      // the primary key is the once: a reward granted already inserts nothing
+      const insert = trx
+        .insertInto('rank_rewards')
+        .values({
+          user_id: userId,
+          level: step.level,
+          reward_kind: reward.kind,
+          amount_nano: 0n,
+          case_id: null,
+        })
+        .onConflict((oc) => oc.columns(['user_id', 'level']).doNothing());
+      if (last) await commitWith(trx, insert);
+      else await insert.execute();
     }
-    // the primary key is the once: a reward granted already (a retry, a race lost) inserts nothing
-    const inserted = await trx
-      .insertInto('rank_rewards')
-      .values({
-        user_id: userId,
-        level: step.level,
-        reward_kind: reward.kind,
-        amount_nano: reward.amountNano,
-        case_id: reward.caseId,
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'level']).doNothing())
-      .returning('level')
-      .executeTakeFirst();
-    if (!inserted || reward.kind !== 'case') continue;
-    const opening = await openForFree(trx, userId, reward.caseId!, 'rank');
-    await trx
-      .updateTable('rank_rewards')
-      .set({ free_opening_id: opening.id })
-      .where('user_id', '=', userId)
-      .where('level', '=', step.level)
-      .execute();
   }
   return balance;
 }
@@ -106,9 +131,10 @@ async function grantTonReward(
   level: number,
   rankName: string,
   amountNano: bigint,
+  commits: boolean,
 ): Promise<bigint | null> {
   const externalId = `rank:${userId}:${level}`;
-  const { rows } = await sql<{ ledger_user_id: bigint; ledger_balance_nano: bigint; ledger_version: bigint }>`
+  const query = sql<{ ledger_user_id: bigint; ledger_balance_nano: bigint; ledger_version: bigint }>`
     WITH due AS (
       SELECT 1 WHERE NOT EXISTS (
         SELECT 1 FROM rank_rewards WHERE user_id = ${userId}::bigint AND level = ${level}::integer
@@ -130,7 +156,8 @@ async function grantTonReward(
     )
     SELECT ${userId}::bigint AS ledger_user_id, e.balance_after_nano AS ledger_balance_nano,
            e.id AS ledger_version
-    FROM entry e CROSS JOIN granted`.execute(trx);
+    FROM entry e CROSS JOIN granted`.compile(trx);
+  const { rows } = commits ? await commitWith(trx, query) : await trx.executeQuery(query);
   const row = rows[0];
   return row ? BigInt(row.ledger_balance_nano) : null;
 }

@@ -5,6 +5,8 @@ import { formatTon } from '../../contract/money.ts';
 import { statsSince } from '../../server/db/stats.ts';
 import { openCase } from '../../server/games/opening.ts';
 import { grantItems, setBalance, startServer, type TestServer } from './harness.ts';
+import { verifyCase } from '../support/independent-verifier.ts';
+import type { BetProof } from '../../contract/fairness.ts';
 
 // What an opening (and a sale) costs the database, counted in the driver (server/db/stats.ts, server/db/postgres-driver.ts):
 // its statements, and its round trips, which the server bench's throughput follows. On Postgres a
@@ -219,5 +221,116 @@ describe('the cost of a sale', () => {
     });
     expect(refused.status).toBe(404);
     expect(await ledgerOf(userId)).toHaveLength(before + 2);
+  });
+});
+
+// An opening that reaches a rank pays the rank's reward in its own transaction: the prize case of a case
+// reward is read in the same exchange as the records, the reward is one statement and carries the COMMIT.
+
+async function openingsTo(server: TestServer, userId: number, openings: number) {
+  await server.built.ctx.db
+    .updateTable('users')
+    .set({ openings_count: openings })
+    .where('id', '=', BigInt(userId))
+    .execute();
+}
+
+describe('the cost of an opening that reaches a rank', () => {
+  // the rank table is the process's (the other tests here run with none): the server with rewards comes last
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        GAMES_SWEEP_MS: '3600000',
+        RANK_TABLE: '1:spin,5:ton:0.25,15:case:starter,40:ton:1,100:case:surfboard,250:ton:5',
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  const roundTrips = (grouped: number, statements: number) =>
+    server.built.ctx.database.kind === 'postgres' ? grouped : statements;
+
+  it('a case reward (rank 4 at 15 openings): 7 statements in 3 round trips, its free opening verifies independently', async () => {
+    const userId = 890001;
+    const token = await server.login({ id: userId });
+    await setBalance(server, userId, 100n * TON);
+    const { db, database } = server.built.ctx;
+    await openCase(db, BigInt(userId), 'starter', 1); // the seed pair
+    await openingsTo(server, userId, 14);
+    await afterCommit();
+
+    const before = { ...database.stats };
+    const outcome = await openCase(db, BigInt(userId), 'starter', 1);
+    await afterCommit();
+    const cost = statsSince(before, database.stats);
+    expect(outcome.results).toHaveLength(1);
+    expect(cost.transactions).toBe(1);
+    // begin + lock with the case + seed pair | records + the prize case | the reward's opening + commit
+    expect(cost.statements).toBe(7);
+    expect(cost.roundTrips).toBe(roundTrips(3, 7));
+
+    const reward = await db
+      .selectFrom('rank_rewards as r')
+      .innerJoin('free_openings as f', 'f.id', 'r.free_opening_id')
+      .select(['r.level', 'r.reward_kind', 'f.public_id', 'f.item_id', 'f.nonce', 'f.source'])
+      .where('r.user_id', '=', BigInt(userId))
+      .execute();
+    expect(reward).toHaveLength(1);
+    expect(reward[0]).toMatchObject({ level: 4, reward_kind: 'case', source: 'rank' });
+    // the free opening drew the nonce right after the paid one's
+    expect(reward[0]!.nonce).toBe(outcome.results[0]!.proof.nonce + 1);
+    const held = await db
+      .selectFrom('inventory')
+      .select(['item_id', 'quantity'])
+      .where('user_id', '=', BigInt(userId))
+      .execute();
+    expect(held.reduce((n, r) => n + r.quantity, 0)).toBe(3); // two paid openings and the reward's
+
+    // the next opening past the threshold grants nothing more, and its nonce follows the reward's
+    const next = await openCase(db, BigInt(userId), 'starter', 1);
+    expect(next.results[0]!.proof.nonce).toBe(reward[0]!.nonce + 1);
+    const rewards = await db
+      .selectFrom('rank_rewards')
+      .select('level')
+      .where('user_id', '=', BigInt(userId))
+      .execute();
+    // the first opening reached rank 2 (a spin), this one rank 4; nothing more
+    expect(rewards.map((r) => r.level).sort()).toEqual([2, 4]);
+    expect((await server.call('POST', '/fairness/rotate', { token })).status).toBe(200);
+    const proof = await server.call<BetProof>('GET', `/fairness/bets/${reward[0]!.public_id}`);
+    expect(proof.status).toBe(200);
+    const bet = proof.body;
+    if (bet.kind !== 'case') throw new Error('expected a case proof');
+    const drawn = verifyCase(bet.serverSeed!, bet.clientSeed, bet.nonce, bet.weightTable!.text);
+    expect(drawn.itemId).toBe(reward[0]!.item_id);
+  });
+
+  it('a TON reward (rank 3 at 5 openings): 6 statements in 3 round trips, credited once with its ledger row', async () => {
+    const userId = 890002;
+    await server.login({ id: userId });
+    await setBalance(server, userId, 100n * TON);
+    const { db, database } = server.built.ctx;
+    await openCase(db, BigInt(userId), 'starter', 1);
+    await openingsTo(server, userId, 4);
+    await afterCommit();
+
+    const before = { ...database.stats };
+    const outcome = await openCase(db, BigInt(userId), 'starter', 1);
+    await afterCommit();
+    const cost = statsSince(before, database.stats);
+    expect(cost.transactions).toBe(1);
+    expect(cost.statements).toBe(6);
+    expect(cost.roundTrips).toBe(roundTrips(3, 6));
+    const rows = await db
+      .selectFrom('ledger')
+      .select(['kind', 'delta_nano', 'balance_after_nano'])
+      .where('user_id', '=', BigInt(userId))
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    expect(rows[0]).toMatchObject({ kind: 'rank_reward', delta_nano: TON / 4n });
+    expect(outcome.balanceNano).toBe(rows[0]!.balance_after_nano);
   });
 });
