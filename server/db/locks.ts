@@ -1,4 +1,5 @@
-import type { Transaction } from 'kysely';
+import { CompiledQuery, type Transaction } from 'kysely';
+import { prepared } from './postgres-driver.ts';
 import type { Database } from './schema.ts';
 import { unauthorized } from '../lib/errors.ts';
 
@@ -25,17 +26,17 @@ type Trx = Transaction<Database>;
 /** The players each open transaction has locked (a transaction object lives as long as its transaction). */
 const lockedBy = new WeakMap<Trx, Set<bigint>>();
 
+/** The statement of lockPlayer, for a caller that sends it together with others (then noteLocked). */
+export function lockPlayerQuery(userId: bigint): CompiledQuery {
+  return prepared(CompiledQuery.raw('SELECT id FROM users WHERE id = $1::bigint FOR UPDATE', [userId]));
+}
+
 /** Locks the player's users row until the transaction ends; 401 USER_UNKNOWN when there is no such player. */
 export async function lockPlayer(trx: Trx, userId: bigint): Promise<void> {
   const locked = lockedBy.get(trx);
   if (locked?.has(userId)) return;
-  const row = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
+  const { rows } = await trx.executeQuery(lockPlayerQuery(userId));
+  if (rows.length === 0) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
   if (locked) locked.add(userId);
   else lockedBy.set(trx, new Set([userId]));
 }

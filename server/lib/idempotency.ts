@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from '../../contract/inventory.ts';
 import type { Db } from '../db/index.ts';
-import { lockPlayer, queueForPlayer } from '../db/locks.ts';
+import { lockPlayer, lockPlayerQuery, noteLocked, queueForPlayer } from '../db/locks.ts';
 import { startLeasedJob, type LeaseContext, type LeasedJobHandle } from '../jobs/lease.ts';
 import type { Database } from '../db/schema.ts';
-import { commitWith } from '../db/postgres-driver.ts';
-import { HttpError, badRequest, conflict } from './errors.ts';
+import { commitWith, executeTogether, prepared } from '../db/postgres-driver.ts';
+import { HttpError, badRequest, conflict, unauthorized } from './errors.ts';
 
 /**
  * Safe retries for requests that move money or items (sell, withdraw, open a case).
@@ -116,6 +116,14 @@ export async function withIdempotency<T>(
   return outcome.body;
 }
 
+/** Claims a key: a new row, or a stored one past its lifetime taken over; answers the key when claimed. */
+const CLAIM_KEY = `INSERT INTO idempotency_keys (user_id, key, route, request_hash, status_code, response, created_at)
+SELECT id, $2::text, $3::text, $4::text, ${IN_PROGRESS}, 'null'::jsonb, now() FROM users WHERE id = $1::bigint
+ON CONFLICT (user_id, key) DO UPDATE SET route = excluded.route, request_hash = excluded.request_hash,
+  status_code = excluded.status_code, response = excluded.response, created_at = excluded.created_at
+WHERE idempotency_keys.created_at < $5::timestamptz
+RETURNING key`;
+
 /** The keyed transaction of withIdempotency: lock the player, claim or replay the key, run, store. */
 async function runKeyed<T>(
   db: Db,
@@ -127,27 +135,17 @@ async function runKeyed<T>(
 ): Promise<{ replayed: boolean; statusCode: number; body: T }> {
   const statusCode = 200;
   return db.transaction().execute(async (trx) => {
-    await lockPlayer(trx, userId);
-    // claim the key; a stored key past its lifetime is forgotten, so this request claims it afresh (one
-    // statement: the stale row is taken over in place, as if deleted and inserted)
-    const claim = {
-      route,
-      request_hash: hash,
-      status_code: IN_PROGRESS,
-      response: 'null',
-      created_at: sql<Date>`now()`,
-    };
-    const claimed = await trx
-      .insertInto('idempotency_keys')
-      .values({ user_id: userId, key, ...claim })
-      .onConflict((oc) =>
-        oc
-          .columns(['user_id', 'key'])
-          .doUpdateSet(claim)
-          .where('idempotency_keys.created_at', '<', expiryCutoff()),
-      )
-      .returning('key')
-      .executeTakeFirst();
+    // lock the player and claim the key in one exchange, in that order (the lock order); a stored key past
+    // its lifetime is forgotten, so this request claims it afresh (the stale row is taken over in place, as
+    // if deleted and inserted). The claim inserts nothing for a player who does not exist: the lock's empty
+    // answer is the 401.
+    const [locked, claim] = await executeTogether(trx, [
+      lockPlayerQuery(userId),
+      prepared(CompiledQuery.raw(CLAIM_KEY, [userId, key, route, hash, expiryCutoff()])),
+    ]);
+    if (locked!.rows.length === 0) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
+    noteLocked(trx, userId);
+    const claimed = claim!.rows[0];
 
     if (!claimed) {
       const stored = await trx
