@@ -249,8 +249,8 @@ export function inSlices<T>(items: readonly T[], visit: (item: T) => void, done?
   step();
 }
 
-/** Drops of one batch window held at most (a window busier than this keeps its newest). */
-const MAX_WINDOW = 2000;
+/** Drops of one batch window held at most (a window busier than this keeps its newest; own drops still reach their owners). */
+export const MAX_WINDOW = 2000;
 
 /** How a fan-out batches (see DropFanOut.deliver). */
 export interface FanOutOptions {
@@ -306,7 +306,9 @@ export class DropFanOut {
   deliver(drop: DropEvent, owner: string | null = null): void {
     if (this.batchMs > 0) {
       this.batch.push({ drop, owner });
-      if (this.batch.length > MAX_WINDOW) this.batch.splice(0, this.batch.length - MAX_WINDOW / 2);
+      // a window busier than MAX_WINDOW keeps its newest half; the older half's own drops go to their owners now
+      if (this.batch.length > MAX_WINDOW)
+        this.sendOwn(this.batch.splice(0, this.batch.length - MAX_WINDOW / 2));
       if (!this.sending) this.batchTimer ??= setTimeout(() => this.flush(), this.interval());
       return;
     }
@@ -393,6 +395,8 @@ export class DropFanOut {
         if (!member) continue;
         if (member.pending) {
           member.pending.push(...own);
+          if (member.pending.length > MAX_PENDING)
+            member.pending.splice(0, member.pending.length - MAX_PENDING);
           continue;
         }
         const sent = member.sent;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DropEvent } from '../../contract/feed.ts';
-import { DropFanOut, FAN_OUT_SLICE, type FeedSocket } from '../../server/realtime/feed.ts';
+import { DropFanOut, FAN_OUT_SLICE, MAX_WINDOW, type FeedSocket } from '../../server/realtime/feed.ts';
 
 // The server's feed fan-out (the app socket's batched feed): what one batch costs when many sockets listen.
 // The socket side end to end (catch-up, no gap, no repeat, across instances) is in tests/api/feed.test.ts.
@@ -157,6 +157,38 @@ describe('the feed fan-out', () => {
     await sleep(30);
     for (const s of [alice, bob, alicePhone, watcher]) expect(idsOf(s.sent.at(-1))).toEqual(['9', '8']);
     expect(alice.sent).toHaveLength(4);
+    feed.close();
+  });
+
+  it('a window busier than it holds still gets every own drop to its owner', async () => {
+    const owners = new Map<string, FakeSocket[]>();
+    const feed = new DropFanOut(log, {
+      batchMs: 5,
+      batchMax: 3,
+      heartbeat: false,
+      ownerSockets: (owner) => owners.get(owner),
+    });
+    const alice = fakeSocket();
+    const watcher = fakeSocket();
+    owners.set('1', [alice]);
+    for (const s of [alice, watcher]) feed.join(s, null, async () => []);
+    await sleep(10);
+
+    // alice's drops at the very start of a window of MAX_WINDOW + 1 drops, the rest by others
+    const total = MAX_WINDOW + 1;
+    for (let id = 1; id <= total; id++) feed.deliver(drop(id), id <= 2 ? '1' : null);
+    await sleep(30);
+
+    const newest = [String(total), String(total - 1), String(total - 2)];
+    expect(watcher.sent.slice(1).map(idsOf)).toEqual([newest]);
+    const got = alice.sent.slice(1).map(idsOf);
+    expect(got).toContainEqual(newest);
+    expect(
+      got
+        .flat()
+        .filter((id) => id === '1' || id === '2')
+        .sort(),
+    ).toEqual(['1', '2']);
     feed.close();
   });
 
