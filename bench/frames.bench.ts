@@ -43,7 +43,10 @@
 //
 // Targets, printed PASS/FAIL under the table: on the worker path every scene's main-thread busy at most 1×
 // its reference's, no frame interval over 33.4 ms, tap to motion at most 300 ms; on the main-thread path
-// busy at most 2× the reference's, no interval over 50 ms, tap to motion at most 300 ms; the heap after the
+// busy at most 2× the reference's, no interval over 50 ms, tap to motion at most 300 ms (intervals while the
+// motion has half a pixel or more left to travel: the last part of an ease-out, e.g. the roulette's last
+// ~0.7 s, moves less than that in all, and a compositor that presents no frame there, having nothing new to
+// show, drops none; the worst interval over the whole spin is printed beside it); the heap after the
 // 20 openings within 10% of the heap after the warm-up; and the roulette's older targets.
 //
 // npm run bench -- frames            the full run (GPU compositing forced too, for the roulette; about 30
@@ -392,6 +395,8 @@ interface Measurement {
   /** other-process CPU of each attempt, when the round was repeated */
   attempts: (number | null)[];
   spin: WindowFigures | null;
+  /** the worst frame interval while the motion had half a pixel or more left to travel (stillAfterMs), ms */
+  movingWorstIntervalMs: number | null;
   /** the thread that ran the scene's animation frames during the spin */
   sceneThread: 'main' | 'worker' | null;
   /** from the tap's pointerdown to the first drawn frame of the moving scene, ms */
@@ -440,6 +445,12 @@ interface SpinSpec {
   /** whether the play is over (evaluated in the page, after the spin's length) */
   done: string;
   spinMs: number;
+  /**
+   * From motion start, when the motion has under half a pixel left to travel (stillAfter): frames after it
+   * change nothing a player can see, so a compositor that presents none there has not dropped any. The worst
+   * interval is also given over the moving part alone, and the interval target reads that one.
+   */
+  stillAfterMs?: number;
   /** the request the tap sends, whose answer the scene waits for */
   requestPath?: string;
   /** close the win screen afterwards and trace the idle page again */
@@ -492,6 +503,7 @@ function emptyMeasurement(label: string, mode: ModeName, url: string): Measureme
     busyMachine: false,
     attempts: [],
     spin: null,
+    movingWorstIntervalMs: null,
     sceneThread: null,
     tapToMotionMs: null,
     motionFrom: 'none',
@@ -575,6 +587,11 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
       const end = Math.min(settled ?? Infinity, motion + (spec.spinMs + 50) * 1000, span.to);
       const w = { from: motion, to: end };
       out.spin = windowFigures(trace, pid, mainTid, draws, w);
+      out.movingWorstIntervalMs =
+        spec.stillAfterMs !== undefined
+          ? frameFigures(draws, { from: motion, to: Math.min(end, motion + spec.stillAfterMs * 1000) })
+              .worstIntervalMs
+          : out.spin.worstIntervalMs;
       // a play handed to the page's compositor runs no animation frames: the thread that marked its motion
       out.sceneThread = sceneThread(trace, pid, w) ?? markThread(trace, pid, signal!);
     }
@@ -679,6 +696,52 @@ const WANTED_SCENES = process.env.BENCH_SCENES
   : SCENES;
 const withPath = (url: string, fallback: boolean) =>
   fallback ? `${url}${url.includes('?') ? '&' : '?'}${FALLBACK_QUERY}` : url;
+
+/**
+ * When a motion of `distancePx` (at most) along `ease` over `durationMs` has under half a pixel left to
+ * travel, ms from its start: the first sampled time where distance × (1 − ease) < 0.5 (eases are monotonic).
+ */
+function stillAfter(ease: string, durationMs: number, distancePx: number): number {
+  const curve = parseEase(ease);
+  for (let t = 0; t <= durationMs; t += 1) if (distancePx * (1 - curve(t / durationMs)) < 0.5) return t;
+  return durationMs;
+}
+
+/** Half the viewport's width: no wheel on the page is wider, so no point of one moves farther per turn. */
+const WHEEL_RADIUS_BOUND = VIEWPORT.width / 2;
+
+/**
+ * Upper bounds of each scene's travel, px (a longer travel only moves the still point later): a roulette reel
+ * scrolls at most its whole track; a battle reel its loops and one more over a strip of at most 30 cases; a
+ * wheel's rim its turns and one more.
+ */
+const STILL_AFTER_MS: Record<SceneKey, number> = {
+  'roulette-x3': stillAfter(
+    rouletteConfig.ease,
+    rouletteConfig.durationMs,
+    rouletteConfig.targetTrackLength * (rouletteConfig.itemWidth + rouletteConfig.cardGap),
+  ),
+  'roulette-x1': stillAfter(
+    rouletteConfig.ease,
+    rouletteConfig.durationMs,
+    rouletteConfig.targetTrackLength * (rouletteConfig.itemWidth + rouletteConfig.cardGap),
+  ),
+  'battle-reel': stillAfter(
+    battleReelConfig.ease,
+    battleReelConfig.durationMs,
+    (battleReelConfig.loops + 1) * 30 * battleReelConfig.itemWidth,
+  ),
+  'chance-wheel': stillAfter(
+    chanceWheelConfig.ease,
+    chanceWheelConfig.durationMs,
+    (chanceWheelConfig.turns + 1) * 2 * Math.PI * WHEEL_RADIUS_BOUND,
+  ),
+  'bonus-wheel': stillAfter(
+    bonusWheelConfig.ease,
+    bonusWheelConfig.durationMs,
+    (bonusWheelConfig.maxTurns + 1) * 2 * Math.PI * WHEEL_RADIUS_BOUND,
+  ),
+};
 
 /** A reference page with its query: the same readiness, tap and end for every reference. */
 function referencePage(
@@ -1001,13 +1064,13 @@ async function launch(mode: (typeof MODES)[number]): Promise<Session> {
 
 async function pair(session: Session, mode: ModeName, scene: SceneKey, fallback: boolean) {
   const [reference, ours] = await measureRound(async () => [
-    await measureSpin(session, referenceSpec(mode, scene)),
-    await measureSpin(session, sceneSpec(mode, scene, fallback)),
+    await measureSpin(session, { ...referenceSpec(mode, scene), stillAfterMs: STILL_AFTER_MS[scene] }),
+    await measureSpin(session, { ...sceneSpec(mode, scene, fallback), stillAfterMs: STILL_AFTER_MS[scene] }),
   ]);
   measurements.push(reference!, ours!);
   pairs.push({ mode, scene, fallback, reference: reference!, ours: ours! });
   log(
-    `${mode} ${sceneName(scene)}${fallback ? ' main-thread path' : ''}: reference busy ${reference!.spin?.mainThreadBusy ?? '-'}, ours ${ours!.spin?.mainThreadBusy ?? '-'} (${ours!.sceneThread ?? 'no scene thread'}), worst interval ${ours!.spin?.worstIntervalMs ?? '-'} ms, tap to motion ${ours!.tapToMotionMs ?? '-'} ms, other CPU ${ours!.otherCpuCores ?? '?'} cores`,
+    `${mode} ${sceneName(scene)}${fallback ? ' main-thread path' : ''}: reference busy ${reference!.spin?.mainThreadBusy ?? '-'}, ours ${ours!.spin?.mainThreadBusy ?? '-'} (${ours!.sceneThread ?? 'no scene thread'}), worst interval ${ours!.movingWorstIntervalMs ?? '-'} ms moving (${ours!.spin?.worstIntervalMs ?? '-'} ms whole), tap to motion ${ours!.tapToMotionMs ?? '-'} ms, other CPU ${ours!.otherCpuCores ?? '?'} cores`,
   );
   return ours!;
 }
@@ -1142,13 +1205,13 @@ for (const path of PATHS) {
     ...ms,
   );
   target(
-    `${path.name}: no frame interval over ${path.worstMs} ms during any scene's motion`,
+    `${path.name}: no frame interval over ${path.worstMs} ms during any scene's motion (while it has half a pixel or more left to travel)`,
     all(ps, (p) =>
-      p.ours.spin?.worstIntervalMs != null ? p.ours.spin.worstIntervalMs <= path.worstMs : null,
+      p.ours.movingWorstIntervalMs != null ? p.ours.movingWorstIntervalMs <= path.worstMs : null,
     ),
     show(
       (p) =>
-        `${p.ours.spin?.worstIntervalMs ?? '-'} ms (reference ${p.reference.spin?.worstIntervalMs ?? '-'} ms)`,
+        `${p.ours.movingWorstIntervalMs ?? '-'} ms (reference ${p.reference.movingWorstIntervalMs ?? '-'} ms; under half a pixel left after ${STILL_AFTER_MS[p.scene]} ms; over the whole spin ${p.ours.spin?.worstIntervalMs ?? '-'} and ${p.reference.spin?.worstIntervalMs ?? '-'} ms)`,
     ),
     ...ms,
   );
@@ -1375,8 +1438,8 @@ for (const r of rows.slice(1)) console.log(line(r));
 const percent = (x: number | null | undefined) => (x == null ? '-' : `${round(x * 100, 1)}%`);
 const ms = (x: number | null | undefined) => (x == null ? '-' : `${x} ms`);
 const markdown = [
-  '| scene, path | main-thread busy | vs its reference | worst frame interval | tap to motion |',
-  '|---|---:|---:|---:|---:|',
+  '| scene, path | main-thread busy | vs its reference | worst frame interval, moving | over the whole spin | tap to motion |',
+  '|---|---:|---:|---:|---:|---:|',
 ];
 for (const path of PATHS)
   for (const p of pairs.filter((q) => q.mode === 'default' && q.fallback === path.fallback)) {
@@ -1388,7 +1451,7 @@ for (const path of PATHS)
     ].filter(Boolean);
     const busyRatio = ratio(p.ours.spin?.mainThreadBusy, p.reference.spin?.mainThreadBusy);
     markdown.push(
-      `| ${sceneOf(p)}, ${path.fallback ? 'main thread' : 'worker'}${notes.length ? ` (${notes.join('; ')})` : ''} | ${percent(p.ours.spin?.mainThreadBusy)} | ${busyRatio ?? '-'}× (${percent(p.reference.spin?.mainThreadBusy)}) | ${ms(p.ours.spin?.worstIntervalMs)} (${ms(p.reference.spin?.worstIntervalMs)}) | ${ms(p.ours.tapToMotionMs)} |`,
+      `| ${sceneOf(p)}, ${path.fallback ? 'main thread' : 'worker'}${notes.length ? ` (${notes.join('; ')})` : ''} | ${percent(p.ours.spin?.mainThreadBusy)} | ${busyRatio ?? '-'}× (${percent(p.reference.spin?.mainThreadBusy)}) | ${ms(p.ours.movingWorstIntervalMs)} (${ms(p.reference.movingWorstIntervalMs)}) | ${ms(p.ours.spin?.worstIntervalMs)} (${ms(p.reference.spin?.worstIntervalMs)}) | ${ms(p.ours.tapToMotionMs)} |`,
     );
   }
 console.log(
