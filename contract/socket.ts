@@ -3,6 +3,7 @@ import { Ton } from './common.ts';
 import type { DropsMessage } from './feed.ts';
 import type { DepositCreditedMessage } from './deposit.ts';
 import type { BattleEventMessage } from './battles.ts';
+import { WithdrawalStatus } from './inventory.ts';
 
 // ── the app socket: GET /ws?after=<drop id> (WebSocket) ────────────────────────────────────────────
 //
@@ -14,7 +15,8 @@ import type { BattleEventMessage } from './battles.ts';
 //   did not fit in the batch (in a {type: 'drops'} of their own);
 // - after {type: 'auth', token}: {type: 'auth_ok'} and the player's balance at once ({type: 'balance'}),
 //   then the balance after every committed change (any instance, any cause), and {type:
-//   'deposit_credited'} for each credit of a deposit; a refused token gets {type: 'auth_failed'} and the
+//   'deposit_credited'} for each credit of a deposit, {type: 'withdrawal'} for each change of one of the
+//   player's withdrawals; a refused token gets {type: 'auth_failed'} and the
 //   socket stays open for the public feed (sign in again and send another auth);
 // - after {type: 'battles', watch}: the events of the battles watched.
 // The client never needs to ping: the server pings at the protocol level and sends {type: 'hb'} now and
@@ -59,6 +61,17 @@ export const BalanceMessage = Type.Object({
 });
 export type BalanceMessage = Static<typeof BalanceMessage>;
 
+/**
+ * Server → client, signed in: one of the player's withdrawals changed (the bot began delivering it, a unit
+ * was delivered, it completed or failed, an operator resolved it): the client reads its withdrawals again.
+ */
+export const WithdrawalChangedMessage = Type.Object({
+  type: Type.Literal('withdrawal'),
+  id: Type.String({ pattern: '^[0-9]+$' }),
+  status: WithdrawalStatus,
+});
+export type WithdrawalChangedMessage = Static<typeof WithdrawalChangedMessage>;
+
 /** Server → client: a sign of life, every HEARTBEAT_MS (the client sends nothing back). */
 export const HeartbeatMessage = Type.Object({ type: Type.Literal('hb') });
 export type HeartbeatMessage = Static<typeof HeartbeatMessage>;
@@ -70,6 +83,7 @@ export type AppSocketServerMessage =
   | BalanceMessage
   | DepositCreditedMessage
   | BattleEventMessage
+  | WithdrawalChangedMessage
   | HeartbeatMessage;
 
 /** The app socket's query string. */

@@ -19,6 +19,7 @@ import type { CommittedBalance } from '../db/ledger-watch.ts';
 import type { EventBus } from './bus.ts';
 import { BATTLES_CHANNEL, isBattleEvent } from './battles.ts';
 import { DEPOSITS_CHANNEL, depositMessage } from './deposits.ts';
+import { WITHDRAWALS_CHANNEL, withdrawalMessage } from './withdrawals.ts';
 import {
   DROPS_CHANNEL,
   DropFanOut,
@@ -336,6 +337,10 @@ export function appSocketRoutes(app: App, ctx: AppContext): () => number {
     }),
     bus.subscribe(BATTLES_CHANNEL, (payload) => {
       if (isBattleEvent(payload)) sockets.battle(payload);
+    }),
+    bus.subscribe(WITHDRAWALS_CHANNEL, (payload) => {
+      const message = withdrawalMessage(payload);
+      if (message) sockets.toUser(message.userId, message.message);
     }),
   ];
   app.addHook('onClose', async () => {

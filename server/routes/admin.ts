@@ -11,6 +11,7 @@ import { ApiError } from '../../contract/common.ts';
 import type { App, AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import { listAllWithdrawals, resolveWithdrawal, type WithdrawalOutcome } from '../inventory/withdrawals.ts';
+import { publishWithdrawal } from '../realtime/withdrawals.ts';
 
 /** The header carrying the operator key. */
 const ADMIN_KEY_HEADER = 'x-admin-key';
@@ -76,14 +77,21 @@ export function adminRoutes(app: App, ctx: AppContext): void {
           response: { 200: AdminResolveResponse, ...errors },
         },
       },
-      async (request) => ({
-        withdrawal: await resolveWithdrawal(
+      async (request) => {
+        const withdrawal = await resolveWithdrawal(
           ctx.db,
           BigInt(request.params.id),
           outcome,
           request.body.note ?? null,
-        ),
-      }),
+        );
+        // the player's open app reads its withdrawals again (a lost message costs only freshness)
+        await publishWithdrawal(ctx.bus, {
+          userId: BigInt(withdrawal.userId),
+          id: BigInt(withdrawal.id),
+          status: withdrawal.status,
+        }).catch((err: unknown) => request.log.warn({ err }, 'a withdrawal change was not published'));
+        return { withdrawal };
+      },
     );
   }
 }

@@ -13,6 +13,7 @@ import { requireUser } from '../auth/guard.ts';
 import { withIdempotency } from '../lib/idempotency.ts';
 import { listInventory, sellEverything, sellItem, sellItems } from '../inventory/inventory.ts';
 import { listWithdrawals, requestWithdrawal } from '../inventory/withdrawals.ts';
+import { publishWithdrawal } from '../realtime/withdrawals.ts';
 
 /**
  * The player's inventory: list, sell (one kind, a selection or everything), withdraw, and the withdrawal requests.
@@ -59,7 +60,14 @@ export function inventoryRoutes(app: App, ctx: AppContext, telegram: TelegramSer
       const answer = await withIdempotency(ctx.db, request, reply, async (trx) => ({
         withdrawal: await requestWithdrawal(trx, request.userId, itemId, quantity, { giftsOnly }),
       }));
-      telegram.kickDelivery(); // the delivery worker of this instance looks at once
+      // the player's other open apps read their withdrawals again
+      await publishWithdrawal(ctx.bus, {
+        userId: request.userId,
+        id: BigInt(answer.withdrawal.id),
+        status: answer.withdrawal.status,
+      }).catch((err: unknown) => request.log.warn({ err }, 'a withdrawal change was not published'));
+      // then the delivery worker of this instance looks at once (its changes are told after this one)
+      telegram.kickDelivery();
       return answer;
     },
   );

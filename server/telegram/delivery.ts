@@ -38,6 +38,8 @@ export interface DeliveryOptions {
   businessConnectionId: string | null;
   /** Stars and stock checks after a delivery failed for want of them */
   onShortage?: (what: 'stars' | 'stock', detail: string) => void;
+  /** A withdrawal changed (committed): sending, a unit delivered, completed or failed */
+  onChange?: (change: { userId: bigint; id: bigint; status: 'sending' | 'completed' | 'failed' }) => void;
 }
 
 interface OpenWithdrawal {
@@ -136,12 +138,14 @@ export class DeliveryWorker {
         return;
       }
       if (w.status === 'pending') {
-        await this.db
+        const started = await this.db
           .updateTable('withdrawals')
           .set({ status: 'sending', sending_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
           .where('id', '=', id)
           .where('status', '=', 'pending')
-          .execute();
+          .returning('id')
+          .executeTakeFirst();
+        if (started) this.changed(w, 'sending');
       }
 
       // the next unit: record the attempt, then call
@@ -234,7 +238,7 @@ export class DeliveryWorker {
     outcome: 'delivered' | 'not_delivered' | 'refused',
     detail: string | null,
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    const unit = await this.db.transaction().execute(async (trx) => {
       await lockPlayer(trx, w.user_id);
       const done = await trx
         .updateTable('withdrawal_attempts')
@@ -249,12 +253,15 @@ export class DeliveryWorker {
           .set((eb) => ({ delivered_units: eb('delivered_units', '+', 1), updated_at: sql<Date>`now()` }))
           .where('id', '=', w.id)
           .execute();
+        return true;
       }
+      return false;
     });
+    if (unit) this.changed(w, 'sending');
   }
 
   private async complete(w: OpenWithdrawal): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    const completed = await this.db.transaction().execute(async (trx) => {
       await lockPlayer(trx, w.user_id);
       const updated = await trx
         .updateTable('withdrawals')
@@ -272,13 +279,15 @@ export class DeliveryWorker {
           `withdrawal:${w.id}:delivered`,
         );
       }
+      return updated !== undefined;
     });
+    if (completed) this.changed(w, 'completed');
     this.log?.info({ withdrawal: w.id.toString(), item: w.item_id }, 'gift delivered');
   }
 
   /** Fails the withdrawal and returns what was not delivered, with the status, in one transaction. */
   private async fail(w: OpenWithdrawal, reason: WithdrawalFailure, detail: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    const failed = await this.db.transaction().execute(async (trx) => {
       await lockPlayer(trx, w.user_id);
       const updated = await trx
         .updateTable('withdrawals')
@@ -293,7 +302,7 @@ export class DeliveryWorker {
         .where('status', 'in', ['pending', 'sending'])
         .returning(['quantity', 'delivered_units'])
         .executeTakeFirst();
-      if (!updated) return;
+      if (!updated) return false;
       const back = updated.quantity - updated.delivered_units;
       if (back > 0) await giveToInventory(trx, w.user_id, w.item_id, back);
       await enqueueNotification(
@@ -303,8 +312,15 @@ export class DeliveryWorker {
         { item: w.name, itemRu: w.name_ru || w.name, reason },
         `withdrawal:${w.id}:failed`,
       );
+      return true;
     });
+    if (failed) this.changed(w, 'failed');
     this.log?.warn({ withdrawal: w.id.toString(), reason, detail }, 'gift delivery failed; items returned');
+  }
+
+  /** Tells the player's open app (after the commit): a withdrawal of theirs changed. */
+  private changed(w: OpenWithdrawal, status: 'sending' | 'completed' | 'failed'): void {
+    this.options.onChange?.({ userId: w.user_id, id: w.id, status });
   }
 
   private async park(id: bigint, seconds: number): Promise<void> {

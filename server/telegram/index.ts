@@ -19,6 +19,7 @@ import {
   SimulatedTelegram,
 } from './simulated.ts';
 import { START_TEXTS } from './texts.ts';
+import { publishWithdrawal } from '../realtime/withdrawals.ts';
 
 /**
  * The Telegram side of the server, in one of three modes:
@@ -174,6 +175,12 @@ export function createTelegram(ctx: AppContext, log?: FastifyBaseLogger): Telegr
         businessConnectionId: giftConnectionId,
         onShortage: () => {
           lastSupplyCheck = 0;
+        },
+        // the player's open app reads its withdrawals again (a lost message costs only freshness)
+        onChange: (change) => {
+          publishWithdrawal(ctx.bus, change).catch((err: unknown) =>
+            log?.warn({ err }, 'a withdrawal change was not published'),
+          );
         },
       },
       log,

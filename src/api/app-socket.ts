@@ -1,7 +1,11 @@
 import type { BattleEventMessage } from '../../contract/battles.ts';
 import type { DepositCreditedMessage } from '../../contract/deposit.ts';
 import type { DropEvent } from '../../contract/feed.ts';
-import type { AppSocketClientMessage, AppSocketServerMessage } from '../../contract/socket.ts';
+import type {
+  AppSocketClientMessage,
+  AppSocketServerMessage,
+  WithdrawalChangedMessage,
+} from '../../contract/socket.ts';
 import { openReconnectingSocket, type SocketStatus, type VisibilitySource } from './socket';
 
 // The app's one socket (GET <api>/ws, contract/socket.ts): the live drops feed, the player's balance, deposit
@@ -35,6 +39,8 @@ export interface AppSocketOptions {
   onBalance(balance: string, version: string): void;
   onDeposit(message: DepositCreditedMessage): void;
   onBattle(message: BattleEventMessage): void;
+  /** one of the player's withdrawals changed: read them again */
+  onWithdrawal?(message: WithdrawalChangedMessage): void;
   /**
    * signed in on a new connection (the balance follows at once); `reconnected` is true after a drop, when
    * pushes may have been missed meanwhile
@@ -136,6 +142,9 @@ export function openAppSocket(options: AppSocketOptions): AppSocket {
           return;
         case 'battle':
           options.onBattle(message);
+          return;
+        case 'withdrawal':
+          options.onWithdrawal?.(message);
           return;
         default:
       }

@@ -9,7 +9,7 @@ import type {
 } from '../../contract/inventory.ts';
 import { api } from '../api';
 import { atomWithIsMutating } from './mutations';
-import { mutationKeys, queryKeys } from './queries';
+import { balanceLiveAtom, mutationKeys, queryKeys } from './queries';
 import { queryClient } from './store';
 
 /** GET /inventory → what the player holds (data: InventoryEntry[]), dearest first. */
@@ -20,19 +20,27 @@ export const inventoryAtom = atomWithQuery(() => ({
 }));
 
 /** GET /inventory/withdrawals → the player's withdrawal requests, newest first. */
-export const withdrawalsAtom = atomWithQuery(() => ({
-  queryKey: queryKeys.withdrawals,
-  queryFn: async (): Promise<Withdrawal[]> =>
-    (await api.request<WithdrawalsResponse>('/inventory/withdrawals')).withdrawals,
-  // while the bot is delivering one, its timeline moves: look again every few seconds until it lands
-  refetchInterval: (query: { state: { data?: Withdrawal[] } }) =>
-    query.state.data?.some((w) => w.status === 'pending' || w.status === 'sending')
-      ? WITHDRAWAL_WATCH_MS
-      : false,
-}));
+export const withdrawalsAtom = atomWithQuery((get) => {
+  // the app socket tells each change of a withdrawal (src/state/live.ts); while it is down, and seldom as a
+  // safety net while it is up, the timeline of one on its way is read again
+  const live = get(balanceLiveAtom);
+  return {
+    queryKey: queryKeys.withdrawals,
+    queryFn: async (): Promise<Withdrawal[]> =>
+      (await api.request<WithdrawalsResponse>('/inventory/withdrawals')).withdrawals,
+    refetchInterval: (query: { state: { data?: Withdrawal[] } }) =>
+      query.state.data?.some((w) => w.status === 'pending' || w.status === 'sending')
+        ? live
+          ? WITHDRAWAL_SAFETY_MS
+          : WITHDRAWAL_WATCH_MS
+        : false,
+  };
+});
 
-/** How often the withdrawals are read while one is on its way. */
+/** How often the withdrawals are read while one is on its way and the app socket is down. */
 const WITHDRAWAL_WATCH_MS = 2000;
+/** ... and while it is up: the pushes bring every change; this only catches one a push missed. */
+const WITHDRAWAL_SAFETY_MS = 30_000;
 
 /** A money request with the tap's Idempotency-Key (made by the money-action guard), kept across retries. */
 function post<T>(path: string, body: Record<string, unknown>, idempotencyKey?: string): Promise<T> {

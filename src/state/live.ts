@@ -12,7 +12,8 @@ import { queryClient, store } from './store';
 /**
  * The app's one socket, opened once at start and kept for the app's life (DESIGN.md rule 8): the feed goes
  * to the feed atoms, the pushed balance into the balance query (the header shows it at once), deposit
- * credits to whoever listens (the deposit sheet), battle events to the battle queries. While it is not
+ * credits to whoever listens (the deposit sheet), battle events to the battle queries, a withdrawal's change
+ * to the withdrawals query. While it is not
  * signed in and open (`balanceLiveAtom` false), the balance query polls instead (src/state/queries.ts).
  */
 
@@ -65,6 +66,12 @@ export function startLiveSocket(): void {
     },
     onBattle: (message) => {
       for (const listener of battleListeners) listener(message);
+    },
+    onWithdrawal: (message) => {
+      // the timeline moved; a failed one gave its items back to the inventory
+      void queryClient.invalidateQueries({
+        queryKey: message.status === 'failed' ? queryKeys.inventory : queryKeys.withdrawals,
+      });
     },
     onSignedIn: (reconnected) => {
       if (reconnected) for (const listener of reconnectListeners) listener();

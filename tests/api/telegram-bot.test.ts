@@ -17,6 +17,7 @@ import {
   type TestServer,
 } from './harness.ts';
 import { waitFor } from '../stand-ins/http.ts';
+import { openSocket } from '../stand-ins/ws-client.ts';
 import { BUSINESS_CONNECTION_ID, startTelegram, type TelegramStandIn } from '../stand-ins/telegram.ts';
 
 /**
@@ -168,6 +169,33 @@ describe('withdrawals delivered as Telegram gifts', () => {
     await waitFor(() => messagesTo(p.id).length === 1, 'the delivered message');
     expect(messagesTo(p.id)[0]!.params.text).toBe('Teddy Bear has been sent to your Telegram profile.');
     expect(await quantity(p, 'teddy_bear')).toBe(0);
+  });
+
+  it("tells the player's open app each change of the withdrawal over the app socket", async () => {
+    const p = await player({ items: { teddy_bear: 1 } });
+    const socket = await openSocket(`${server.baseUrl.replace('http', 'ws')}/api/ws`);
+    try {
+      socket.send({ type: 'auth', token: p.token });
+      await socket.next('auth_ok');
+      const res = await withdraw(p, 'teddy_bear');
+      expect(res.status).toBe(200);
+      const id = res.body.withdrawal.id;
+      await settled(p, id);
+      const told = () =>
+        socket.messages.filter((m) => m.type === 'withdrawal').map((m) => [m.id, m.status] as const);
+      await waitFor(() => told().some(([, status]) => status === 'completed'), 'the completed push');
+      // requested, then the bot began sending it, then it landed (a unit delivered on the way), in order
+      const statuses = told().map(([withdrawal, status]) => {
+        expect(withdrawal).toBe(id);
+        return status;
+      });
+      expect(statuses[0]).toBe('pending');
+      expect(statuses.at(-1)).toBe('completed');
+      expect(statuses).toContain('sending');
+      expect(statuses.indexOf('sending')).toBeGreaterThan(0);
+    } finally {
+      socket.close();
+    }
   });
 
   it('transfers a unique gift of the mapped collection from the business account', async () => {
