@@ -8,6 +8,36 @@ import { formatTon } from '../../contract/money.ts';
 /** Reading the catalogue (written at start by seedCatalogue) and turning rows into API shapes. */
 
 export type ItemRow = Selectable<ItemsTable>;
+
+/** An item as a roll reads it: what it shows and records (not the row's own timestamps). */
+export type RolledItem = Omit<ItemRow, 'created_at' | 'updated_at'>;
+
+/** The item columns of a case read left-joined to its entries: all null on the one row of a case without any. */
+export interface EntryItemColumns {
+  weight: number | null;
+  id: string | null;
+  name: string | null;
+  name_ru: string | null;
+  price_nano: bigint | null;
+  rarity: ItemRow['rarity'] | null;
+  image_url: string | null;
+}
+
+/** A row's entry (its weight and item), or null on the row of a case without entries. */
+export function entryOf(r: EntryItemColumns): { weight: number; item: RolledItem } | null {
+  if (r.weight === null || r.id === null) return null;
+  return {
+    weight: r.weight,
+    item: {
+      id: r.id,
+      name: r.name!,
+      name_ru: r.name_ru!,
+      price_nano: r.price_nano!,
+      rarity: r.rarity!,
+      image_url: r.image_url!,
+    },
+  };
+}
 type CaseRow = Selectable<CasesTable>;
 
 /** One weighted entry of a case, joined with its item, in the order rolls walk them. */

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { noteLocked } from '../db/locks.ts';
 import { HttpError, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { DropRow } from '../realtime/feed.ts';
-import { toApiItem, type ItemRow } from './cases.ts';
+import { entryOf, toApiItem, type EntryItemColumns, type ItemRow, type RolledItem } from './cases.ts';
 import { activeSeedQuery, leaseOf, lockActiveSeed, type TakenSeed } from './fairness.ts';
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
@@ -170,7 +170,7 @@ WHERE u.id = $1::bigint
 ORDER BY ci.position, ci.id
 FOR UPDATE OF u`;
 
-interface PlayerCaseRow {
+interface PlayerCaseRow extends EntryItemColumns {
   user_balance_nano: bigint;
   openings_count: number;
   username: string | null;
@@ -183,17 +183,9 @@ interface PlayerCaseRow {
   is_active: boolean | null;
   is_locked: boolean | null;
   entry_id: string | null;
-  weight: number | null;
-  id: string | null;
-  name: string | null;
-  name_ru: string | null;
-  price_nano: bigint | null;
-  rarity: ItemRow['rarity'] | null;
-  image_url: string | null;
 }
 
-/** An item as an opening reads it: what it shows and records (not the row's own timestamps). */
-type OpenedItem = Omit<ItemRow, 'created_at' | 'updated_at'>;
+type OpenedItem = RolledItem;
 
 /**
  * Locks the player's row (lockPlayer's lock: 401 USER_UNKNOWN when there is no such player) and reads what
@@ -223,19 +215,8 @@ async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
   const entries: { entryId: string; weight: number; item: OpenedItem }[] = [];
   for (const r of rows) {
     // no entries: the one row the left join gives has no item
-    if (r.entry_id === null || r.weight === null || r.id === null) continue;
-    entries.push({
-      entryId: r.entry_id,
-      weight: r.weight,
-      item: {
-        id: r.id,
-        name: r.name!,
-        name_ru: r.name_ru!,
-        price_nano: r.price_nano!,
-        rarity: r.rarity!,
-        image_url: r.image_url!,
-      },
-    });
+    const entry = r.entry_id === null ? null : entryOf(r);
+    if (entry) entries.push({ entryId: r.entry_id!, ...entry });
   }
   const box = {
     id: first.case_id,

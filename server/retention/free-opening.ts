@@ -1,15 +1,14 @@
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { commitWith, prepared } from '../db/postgres-driver.ts';
-import type { ItemRow } from '../games/cases.ts';
+import { entryOf, type EntryItemColumns, type RolledItem } from '../games/cases.ts';
 import { leaseOf, takeNonces, type SeedLease } from '../games/fairness.ts';
 import { newBetId, weightTable } from '../games/proofs.ts';
 import { conflict } from '../lib/errors.ts';
 
 type Trx = Transaction<Database>;
 
-/** An item as a free opening reads it: what it shows and records (not the row's own timestamps). */
-type PrizeItem = Omit<ItemRow, 'created_at' | 'updated_at'>;
+type PrizeItem = RolledItem;
 
 /** A prize case as a free opening reads it: the case and its entries in roll order. */
 export interface PrizeCase {
@@ -37,18 +36,11 @@ LEFT JOIN items i ON i.id = ci.item_id
 WHERE c.id = $1::text
 ORDER BY ci.position, ci.id`;
 
-interface PrizeCaseRow {
+interface PrizeCaseRow extends EntryItemColumns {
   case_id: string;
   case_name: string;
   case_image_url: string;
   case_price_nano: bigint;
-  weight: number | null;
-  id: string | null;
-  name: string | null;
-  name_ru: string | null;
-  price_nano: bigint | null;
-  rarity: ItemRow['rarity'] | null;
-  image_url: string | null;
 }
 
 /**
@@ -66,18 +58,8 @@ export function prizeCaseOf(caseId: string, rows: readonly unknown[]): PrizeCase
   const first = read[0];
   const entries: PrizeCase['entries'] = [];
   for (const r of read) {
-    if (r.weight === null || r.id === null) continue; // a case without entries: one row, no item
-    entries.push({
-      weight: r.weight,
-      item: {
-        id: r.id,
-        name: r.name!,
-        name_ru: r.name_ru!,
-        price_nano: r.price_nano!,
-        rarity: r.rarity!,
-        image_url: r.image_url!,
-      },
-    });
+    const entry = entryOf(r); // a case without entries: one row, no item
+    if (entry) entries.push(entry);
   }
   if (!first || entries.length === 0)
     throw conflict('PRIZE_CASE_MISSING', `The prize case "${caseId}" is gone`);

@@ -48,6 +48,18 @@ const idsOf = (data: string | Buffer | undefined) =>
 
 afterEach(() => vi.restoreAllMocks());
 
+/** A batched fan-out of at most 3 drops a batch that knows whose sockets are whose (fill `owners`). */
+function ownedFeed() {
+  const owners = new Map<string, FakeSocket[]>();
+  const feed = new DropFanOut(log, {
+    batchMs: 5,
+    batchMax: 3,
+    heartbeat: false,
+    ownerSockets: (owner) => owners.get(owner),
+  });
+  return { owners, feed };
+}
+
 describe('the feed fan-out', () => {
   it('serialises a batch once for every socket that had a catch-up, and still repeats no catch-up drop', async () => {
     const feed = new DropFanOut(log, { batchMs: 5, heartbeat: false });
@@ -109,13 +121,7 @@ describe('the feed fan-out', () => {
   });
 
   it('sends the newest drops of a busy window to everyone, and each drop left out to its owner only', async () => {
-    const owners = new Map<string, FakeSocket[]>();
-    const feed = new DropFanOut(log, {
-      batchMs: 5,
-      batchMax: 3,
-      heartbeat: false,
-      ownerSockets: (owner) => owners.get(owner),
-    });
+    const { owners, feed } = ownedFeed();
     const alice = fakeSocket();
     const bob = fakeSocket();
     const alicePhone = fakeSocket();
@@ -161,13 +167,7 @@ describe('the feed fan-out', () => {
   });
 
   it('a window busier than it holds still gets every own drop to its owner', async () => {
-    const owners = new Map<string, FakeSocket[]>();
-    const feed = new DropFanOut(log, {
-      batchMs: 5,
-      batchMax: 3,
-      heartbeat: false,
-      ownerSockets: (owner) => owners.get(owner),
-    });
+    const { owners, feed } = ownedFeed();
     const alice = fakeSocket();
     const watcher = fakeSocket();
     owners.set('1', [alice]);
