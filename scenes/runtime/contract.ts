@@ -36,12 +36,12 @@ export interface SceneContext {
   /**
    * Card textures as encoded images for composited strips (a scene that implements composite() asks while
    * it prepares), one per texture (null where one cannot be read), made once per texture and handed to the
-   * page ahead of any play. Empty where the runtime has no compositor (the worker).
+   * page ahead of any play (from a worker, posted to it). Empty where the runtime has no compositor.
    */
   stripImages(textures: readonly Texture[]): Promise<(Blob | null)[]>;
   /**
-   * The runtime hands plays to a page compositor (the main-thread path): a scene bakes images for
-   * composite() only then (stripImages answers [] elsewhere).
+   * The runtime hands plays to the page's compositor (directly on the main-thread path, through messages
+   * from the worker): a scene bakes images for composite() only then (stripImages answers [] elsewhere).
    */
   readonly composites: boolean;
 }

@@ -21,6 +21,7 @@ import type {
   SceneSize,
   SettledResult,
 } from './contract.ts';
+import { shiftLayer } from './composite-wire.ts';
 import type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
 import { sceneFactories } from './registry.ts';
 
@@ -41,8 +42,10 @@ export interface HostOptions {
   /** Decodes an image the runtime cannot decode itself (SVG in a worker): the app's main thread does it. */
   requestArt(url: string): Promise<ImageBitmap | null>;
   /**
-   * The page's compositor, where the host shares the page's thread: plays whose moving parts are strips of
-   * baked cards or a wheel's baked face are handed to it, so the main thread runs nothing per frame while they spin.
+   * The page's compositor: plays whose moving parts are strips of baked cards or a wheel's baked face are
+   * handed to it, so no script runs per frame while they spin (neither the page's nor, in a worker, the
+   * canvas's frames that the page would present). On the page's own thread it is the page's; a worker
+   * reaches it through messages (remote-compositor.ts).
    */
   compositor?: Compositor;
 }
@@ -51,9 +54,17 @@ export interface HostOptions {
 export interface Compositor {
   /** Gets an encoded strip or face image ready to show (decoded ahead of the play that shows it). */
   preload(image: Blob): void;
-  /** Shows a surface's layers under its canvas, keyframes on the page's time line (performance.now()). */
-  show(surface: number, layers: CompositedLayer[]): void;
-  /** Removes a surface's layers. */
+  /**
+   * Shows a surface's layers under its canvas, keyframes on the host's time line (performance.now()).
+   * Returns nothing when they are on the page as it returns (the page's own thread: the canvas's next frame
+   * and the layers reach the screen together); from a worker, a promise that resolves once the page shows
+   * them (the canvas keeps drawing them until then) and that never resolves if the page drops them.
+   */
+  show(surface: number, layers: CompositedLayer[]): void | Promise<void>;
+  /**
+   * Removes a surface's layers, called right after the canvas has drawn a frame with them again (the page
+   * of a worker waits a frame or two more, until that frame is on screen).
+   */
   hide(surface: number): void;
 }
 
@@ -83,6 +94,10 @@ interface Surface {
   scheduled: boolean;
   /** The current play's strips are on the page's compositor: the timer that ends their hand-off. */
   composited: ReturnType<typeof setTimeout> | null;
+  /** The current play's strips were sent to the page, which has not said it shows them: the hand-off's number. */
+  offered: number | null;
+  /** Hand-offs offered so far (an answer for an older one is ignored). */
+  offers: number;
   /** The strips were taken back: remove them from the page once the canvas has drawn them again. */
   hideStrips: boolean;
 }
@@ -148,7 +163,8 @@ export class SceneHost {
         this.options.post({ type: 'stats', request: message.request, stats: this.stats() });
         return;
       case 'art':
-        return; // answered through requestArt
+      case 'shown':
+        return; // answered through requestArt, and the worker's compositor
     }
     const surface = this.surfaces.get(message.surface);
     if (!surface) return;
@@ -234,6 +250,8 @@ export class SceneHost {
       inMotion: false,
       scheduled: false,
       composited: null,
+      offered: null,
+      offers: 0,
       hideStrips: false,
     };
     this.surfaces.set(id, surface);
@@ -317,7 +335,9 @@ export class SceneHost {
    * Hands a play's strips or discs to the page's compositor when the scene has them and the clock runs in
    * real time. The debug switcher's slowed, paused or scrubbed clock, and its frame graph (a watched surface:
    * it times the runtime's own frames), keep the runtime drawing. One frame redraws the canvas without
-   * them; the next is drawn when the last keyframe has passed, and settles the play.
+   * them; the next is drawn when the last keyframe has passed, and settles the play. Returns whether the
+   * runtime stops drawing the play now: a worker's page shows the layers in a task of its own, so the
+   * canvas goes on drawing them, frame by frame, until the page says they are on screen (handOver()).
    */
   private composite(surface: Surface, scene: Scene): boolean {
     const { compositor } = this.options;
@@ -330,23 +350,53 @@ export class SceneHost {
       return false;
     }
     const offset = performance.now() - clock.now();
-    compositor.show(
+    const shown = compositor.show(
       surface.id,
-      layers.map((layer) =>
-        'kind' in layer
-          ? { ...layer, keyframes: layer.keyframes.map((k) => ({ t: k.t + offset, angle: k.angle })) }
-          : { ...layer, keyframes: layer.keyframes.map((k) => ({ t: k.t + offset, x: k.x })) },
-      ),
+      layers.map((layer) => shiftLayer(layer, offset)),
     );
-    // the last keyframe has passed: take the layers back, as a change mid-spin does
-    surface.composited = setTimeout(() => this.uncomposite(surface), Math.max(end - clock.now(), 0));
     surface.hideStrips = false;
-    this.invalidate(surface);
+    if (shown) {
+      // drawn here until the page has them: the layers under the canvas are covered by the same pose
+      scene.composite(false);
+      const offer = ++surface.offers;
+      surface.offered = offer;
+      void shown.then(() => this.handOver(surface, offer, end));
+      return false;
+    }
+    this.handedOver(surface, end);
     return true;
+  }
+
+  /** The page shows an offered play's layers: the canvas stops drawing them, unless it is too late. */
+  private handOver(surface: Surface, offer: number, end: number): void {
+    if (surface.closed || surface.offered !== offer || !surface.scene?.composite) return;
+    surface.offered = null;
+    const layers = end > surface.clock.now() ? surface.scene.composite(true) : [];
+    if (layers.length === 0) {
+      // the play has ended (or nearly) while the page got them ready: they go as the canvas draws on
+      surface.hideStrips = true;
+      this.invalidate(surface);
+      return;
+    }
+    this.handedOver(surface, end);
+  }
+
+  /** The play's layers move on the page: one frame draws the canvas without them, the next ends the play. */
+  private handedOver(surface: Surface, end: number): void {
+    // the last keyframe has passed: take the layers back, as a change mid-spin does
+    surface.composited = setTimeout(() => this.uncomposite(surface), Math.max(end - surface.clock.now(), 0));
+    this.invalidate(surface);
   }
 
   /** Takes a play's strips back from the compositor (a change mid-spin): frames draw the rest of it. */
   private uncomposite(surface: Surface): void {
+    if (surface.offered !== null) {
+      // offered and not shown yet: the canvas still draws them; the page drops them after its next frame
+      surface.offered = null;
+      surface.hideStrips = true;
+      this.invalidate(surface);
+      return;
+    }
     if (surface.composited === null) return;
     clearTimeout(surface.composited);
     surface.composited = null;
@@ -398,6 +448,7 @@ export class SceneHost {
     surface.closed = true;
     if (surface.composited !== null) clearTimeout(surface.composited);
     surface.composited = null;
+    surface.offered = null;
     this.options.compositor?.hide(surface.id);
     this.surfaces.delete(surface.id);
     void surface.queue.then(() => {

@@ -12,6 +12,7 @@ export type {
   SettledResult,
 } from './contract.ts';
 export type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
+export { receivedLayers } from './composite-wire.ts';
 
 /** Starts the runtime's dedicated worker (one per page; the app keeps it for the page's life). */
 export function createSceneWorker(): Worker {

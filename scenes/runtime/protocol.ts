@@ -1,5 +1,5 @@
 import type { RendererChoice } from '../shared/renderer.ts';
-import type { SceneId, SceneSize, SettledResult } from './contract.ts';
+import type { CompositedDisc, CompositedStrip, SceneId, SceneSize, SettledResult } from './contract.ts';
 
 /**
  * Messages between the app (main thread) and the scene runtime (a worker, or the main-thread fallback with
@@ -31,6 +31,8 @@ export type ToRuntime =
   | { type: 'visibility'; visible: boolean }
   /** The answer to an `art-request`: the image decoded by the main thread (SVG needs a document). */
   | { type: 'art'; url: string; bitmap: ImageBitmap | null }
+  /** The page shows a `show`'s layers (they are in a frame it has drawn): the worker stops drawing them. */
+  | { type: 'shown'; handoff: number }
   | { type: 'stats'; request: number };
 
 /** What one surface reports, in order, batched. */
@@ -62,7 +64,26 @@ export interface RuntimeStats {
   running: boolean;
 }
 
+/**
+ * A composited layer as a worker sends it to the page: each image by the number it was preloaded under,
+ * keyframe times on the shared time line (performance.timeOrigin + performance.now()).
+ */
+export type SentLayer =
+  | (Omit<CompositedStrip, 'images'> & { images: readonly (number | null)[] })
+  | (Omit<CompositedDisc, 'image'> & { image: number | null });
+
 export type FromRuntime =
   | { type: 'events'; surface: number; events: SceneEvent[]; frames: number }
   | { type: 'art-request'; url: string }
-  | { type: 'stats'; request: number; stats: RuntimeStats };
+  | { type: 'stats'; request: number; stats: RuntimeStats }
+  /**
+   * The worker's side of the page's compositor (the main-thread path calls it directly). `preload` gives
+   * the page an encoded strip or face image to decode ahead, under a number the layers name it by;
+   * `release` says no layer will name it again. `show` puts a play's layers under the surface's canvas,
+   * answered by `shown` once they are on screen; `hide` removes them, a frame or two after it arrives
+   * (once the canvas the worker has just drawn with them is on screen).
+   */
+  | { type: 'preload'; image: number; blob: Blob }
+  | { type: 'release'; image: number }
+  | { type: 'show'; surface: number; handoff: number; layers: SentLayer[] }
+  | { type: 'hide'; surface: number };

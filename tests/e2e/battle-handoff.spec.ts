@@ -4,9 +4,10 @@ import { setBalance } from '../api/harness.ts';
 import { landedIndex } from '../../src/features/battle/model.ts';
 import { openAs, startAppServer, tokenOf, type TestServer } from './players.ts';
 
-// The battle room on the main-thread scene path (`?scenes=main`, for browsers whose workers cannot draw):
-// each seat's reel hands its spin to the page's compositor (a strip of tile images under the canvas,
-// scrolled by a Web Animation), so the runtime draws no frame while the reels spin, and each reel still
+// The battle room on both scene paths (in the worker, and on the main thread with `?scenes=main`, for
+// browsers whose workers cannot draw): each seat's reel hands its spin to the page's compositor (a strip of
+// tile images under the canvas, scrolled by a Web Animation; from the worker through messages), so the
+// runtime draws no frame while the reels spin, and each reel still
 // lands on the server's roll for its seat. A resize mid-spin takes the strips back and the runtime draws
 // the rest of the spin. The frame counter and the landed cases come from the runtime (window.__scenes).
 
@@ -16,6 +17,7 @@ const START_NANO = 200_000_000_000n;
 interface Stats {
   frames: number;
   surfaces: number;
+  running: boolean;
 }
 interface Landed {
   scene: string;
@@ -56,16 +58,30 @@ async function framesOver(page: Page, ms: number): Promise<number> {
   return (await stats(page)).frames - before.frames;
 }
 
-/** A 1v1v1 battle of the given cases, its room open on the main-thread path with every seat's reel ready. */
-async function openBattle(page: Page, caseIds: string[]): Promise<string> {
+/**
+ * The runtime stopped drawing over `ms` of page time, its frame loop not even scheduled: a play handed to
+ * the compositor (a loop held up on a busy machine, or a worker still drawing until the page shows the
+ * layers, is still scheduled).
+ */
+async function stoppedOver(page: Page, ms: number): Promise<boolean> {
+  const before = await stats(page);
+  await page.waitForTimeout(ms);
+  const after = await stats(page);
+  return !after.running && after.frames === before.frames;
+}
+
+type Mode = 'worker' | 'main';
+
+/** A 1v1v1 battle of the given cases, its room open on the scene path `mode` with every seat's reel ready. */
+async function openBattle(page: Page, caseIds: string[], mode: Mode): Promise<string> {
   const created = await server.call<{ battle: Battle }>('POST', '/battles', {
     token: await tokenOf(page),
     body: { format: '1v1v1', mode: 'normal', caseIds },
   });
   expect(created.status).toBe(200);
   const id = created.body.battle.id;
-  await page.goto(`${server.baseUrl}/battle/${id}?scenes=main`);
-  expect(await page.evaluate(() => window.__scenes?.mode)).toBe('main');
+  await page.goto(`${server.baseUrl}/battle/${id}?scenes=${mode}`);
+  expect(await page.evaluate(() => window.__scenes?.mode)).toBe(mode);
   // one reel a seat, each prepared (tiles baked, its rest pose drawn), then nothing drawn at idle
   await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(3);
   await expect(page.locator('.battle__reel canvas')).toHaveCount(3);
@@ -87,80 +103,90 @@ const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const dropsShown = (page: Page) =>
   Promise.all([0, 1, 2].map((seat) => page.getByTestId(`battle-drops-${seat}`).locator('li').count()));
 
-test('each seat hands its spin to the compositor: no runtime frame while the reels spin, each lands on the server roll', async ({
-  browser,
-}) => {
-  test.setTimeout(180_000);
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  try {
-    const page = await openAs(context, server, PLAYER, '/battle');
-    const id = await openBattle(page, ['starter', 'flowers']);
-    const room = page.getByTestId('battle-room');
-    const strips = page.locator('.scene-strip');
-    await expect(strips).toHaveCount(0);
-    await page.getByTestId('battle-bots').click();
+for (const mode of ['worker', 'main'] as const) {
+  test(`${mode} path: each seat hands its spin to the compositor: no runtime frame while the reels spin, each lands on the server roll`, async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await openAs(context, server, PLAYER, '/battle');
+      const id = await openBattle(page, ['starter', 'flowers'], mode);
+      const room = page.getByTestId('battle-room');
+      const strips = page.locator('.scene-strip');
+      await expect(strips).toHaveCount(0);
+      await page.getByTestId('battle-bots').click();
 
-    for (const round of [1, 2]) {
+      for (const round of [1, 2]) {
+        const before = await settledCount(page);
+        await expect(room).toHaveAttribute('data-round', String(round), { timeout: 30_000 });
+        // every seat's reel is on the compositor, one strip each, scrolling...
+        await expect(strips).toHaveCount(3, { timeout: 10_000 });
+        await expect(page.locator('.battle__reel .scene-strip')).toHaveCount(3);
+        // ...and the round's drops stay hidden while they spin (no spoiler before every reel has landed)
+        expect(await dropsShown(page)).toEqual([round - 1, round - 1, round - 1]);
+        // the one frame that redraws the canvases without the tiles (from a worker, once the page shows them)
+        await expect.poll(() => stoppedOver(page, 300), { timeout: 10_000 }).toBe(true);
+        const drawn = await framesOver(page, 1_000);
+        test.info().annotations.push({
+          type: 'spin',
+          description: `${mode}, round ${round}: ${drawn} runtime frames in 1 s`,
+        });
+        expect(drawn).toBe(0);
+        expect(await dropsShown(page)).toEqual([round - 1, round - 1, round - 1]);
+
+        // the reels land on the server's roll for each seat, take the tiles back, and then the drops show
+        for (const seat of [0, 1, 2])
+          await expect(page.getByTestId(`battle-seat-${seat}`)).toHaveAttribute(
+            'data-landed',
+            String(round),
+            {
+              timeout: 30_000,
+            },
+          );
+        expect(sorted(await battleReelsLanded(page, before))).toEqual(
+          sorted(await serverLandings(page, id, round)),
+        );
+        await expect(strips).toHaveCount(0);
+        await expect.poll(() => dropsShown(page)).toEqual([round, round, round]);
+        await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+      }
+      await expect(room).toHaveAttribute('data-status', 'finished', { timeout: 30_000 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test(`${mode} path: a resize mid-spin takes the strips back, and every reel still lands on the server roll`, async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await openAs(context, server, PLAYER, '/battle');
+      const id = await openBattle(page, ['starter'], mode);
+      const strips = page.locator('.scene-strip');
       const before = await settledCount(page);
-      await expect(room).toHaveAttribute('data-round', String(round), { timeout: 30_000 });
-      // every seat's reel is on the compositor, one strip each, scrolling...
-      await expect(strips).toHaveCount(3, { timeout: 10_000 });
-      await expect(page.locator('.battle__reel .scene-strip')).toHaveCount(3);
-      // ...and the round's drops stay hidden while they spin (no spoiler before every reel has landed)
-      expect(await dropsShown(page)).toEqual([round - 1, round - 1, round - 1]);
-      await page.waitForTimeout(100); // the one frame that redraws the canvases without the tiles
-      const drawn = await framesOver(page, 1_000);
-      test
-        .info()
-        .annotations.push({ type: 'spin', description: `round ${round}: ${drawn} runtime frames in 1 s` });
-      expect(drawn).toBe(0);
-      expect(await dropsShown(page)).toEqual([round - 1, round - 1, round - 1]);
+      await page.getByTestId('battle-bots').click();
+      await expect(strips).toHaveCount(3, { timeout: 30_000 });
 
-      // the reels land on the server's roll for each seat, take the tiles back, and then the drops show
+      // mid-spin, the webview grows (Telegram expanding the app): the reels widen, the runtime draws the rest
+      await page.waitForTimeout(800);
+      await page.setViewportSize({ width: 430, height: 900 });
+      await expect(strips).toHaveCount(0);
+      expect(await framesOver(page, 500)).toBeGreaterThan(0);
+
       for (const seat of [0, 1, 2])
-        await expect(page.getByTestId(`battle-seat-${seat}`)).toHaveAttribute('data-landed', String(round), {
+        await expect(page.getByTestId(`battle-seat-${seat}`)).toHaveAttribute('data-landed', '1', {
           timeout: 30_000,
         });
       expect(sorted(await battleReelsLanded(page, before))).toEqual(
-        sorted(await serverLandings(page, id, round)),
+        sorted(await serverLandings(page, id, 1)),
       );
-      await expect(strips).toHaveCount(0);
-      await expect.poll(() => dropsShown(page)).toEqual([round, round, round]);
+      await expect.poll(() => dropsShown(page)).toEqual([1, 1, 1]);
       await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+    } finally {
+      await context.close();
     }
-    await expect(room).toHaveAttribute('data-status', 'finished', { timeout: 30_000 });
-  } finally {
-    await context.close();
-  }
-});
-
-test('a resize mid-spin takes the strips back, and every reel still lands on the server roll', async ({
-  browser,
-}) => {
-  test.setTimeout(180_000);
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  try {
-    const page = await openAs(context, server, PLAYER, '/battle');
-    const id = await openBattle(page, ['starter']);
-    const strips = page.locator('.scene-strip');
-    const before = await settledCount(page);
-    await page.getByTestId('battle-bots').click();
-    await expect(strips).toHaveCount(3, { timeout: 30_000 });
-
-    // mid-spin, the webview grows (Telegram expanding the app): the reels widen, the runtime draws the rest
-    await page.waitForTimeout(800);
-    await page.setViewportSize({ width: 430, height: 900 });
-    await expect(strips).toHaveCount(0);
-    expect(await framesOver(page, 500)).toBeGreaterThan(0);
-
-    for (const seat of [0, 1, 2])
-      await expect(page.getByTestId(`battle-seat-${seat}`)).toHaveAttribute('data-landed', '1', {
-        timeout: 30_000,
-      });
-    expect(sorted(await battleReelsLanded(page, before))).toEqual(sorted(await serverLandings(page, id, 1)));
-    await expect.poll(() => dropsShown(page)).toEqual([1, 1, 1]);
-    await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
-  } finally {
-    await context.close();
-  }
-});
+  });
+}

@@ -1,14 +1,16 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openAs, startAppServer, type TestServer } from './players.ts';
 
-// The two wheels on the main-thread scene path (`?scenes=main`): a spin hands the wheel's turn to the
-// page's compositor (its baked face, one element under the canvas, rotated by a Web Animation), so the
-// runtime draws no frame while it turns, and it still lands on what the server answered. A resize mid-spin
+// The two wheels on both scene paths (the worker, and the main thread with `?scenes=main`): a spin hands
+// the wheel's turn to the page's compositor (its baked face, one element under the canvas, rotated by a Web
+// Animation; from the worker through messages), so the runtime draws no frame while it turns, and it still
+// lands on what the server answered. A resize mid-spin
 // takes the turn back: the runtime draws the rest itself and lands on the same answer.
 
 interface Stats {
   frames: number;
   surfaces: number;
+  running: boolean;
 }
 interface ApiItem {
   id: string;
@@ -27,6 +29,8 @@ interface RollAnswer {
 interface SpinAnswer {
   segment: number;
 }
+type Mode = 'worker' | 'main';
+const MODES = ['worker', 'main'] as const;
 type Landed =
   | { scene: 'chance-wheel'; success: boolean; fraction: number }
   | { scene: 'bonus-wheel'; segment: number }
@@ -40,6 +44,18 @@ async function framesOver(page: Page, ms: number): Promise<number> {
   const before = await stats(page);
   await page.waitForTimeout(ms);
   return (await stats(page)).frames - before.frames;
+}
+
+/**
+ * The runtime stopped drawing over `ms` of page time, its frame loop not even scheduled: a play handed to
+ * the compositor (a loop held up on a busy machine, or a worker still drawing until the page shows the
+ * layers, is still scheduled).
+ */
+async function stoppedOver(page: Page, ms: number): Promise<boolean> {
+  const before = await stats(page);
+  await page.waitForTimeout(ms);
+  const after = await stats(page);
+  return !after.running && after.frames === before.frames;
 }
 
 /** The composited discs' running turns: their animations' current times. */
@@ -59,9 +75,9 @@ const turns = (page: Page) =>
 async function expectHandedOff(page: Page): Promise<void> {
   const discs = page.locator('.scene-disc');
   await expect(discs).toHaveCount(1);
-  // the hand-off draws one frame (the canvas without the face) as it starts, which a busy machine may draw
-  // only now: once it is drawn, nothing more until the wheel stops
-  await expect.poll(() => framesOver(page, 300), { timeout: 10_000 }).toBe(0);
+  // the hand-off draws one frame (the canvas without the face) as it starts (from a worker, once the page
+  // shows the face), which a busy machine may draw only now: once it is drawn, nothing more until it stops
+  await expect.poll(() => stoppedOver(page, 300), { timeout: 10_000 }).toBe(true);
   const before = await turns(page);
   const drawn = await framesOver(page, 1_000);
   const after = await turns(page);
@@ -107,14 +123,14 @@ async function ensureStake(page: Page): Promise<InventoryEntry> {
   throw new Error('no item to stake');
 }
 
-/** The upgrade page on the main-thread path with a stake and x1.5 chosen, its wheel's face baked. */
-async function readyUpgrade(page: Page): Promise<void> {
+/** The upgrade page on the scene path `mode` with a stake and x1.5 chosen, its wheel's face baked. */
+async function readyUpgrade(page: Page, mode: Mode): Promise<void> {
   await page.addInitScript(() => localStorage.setItem('lang', 'en'));
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/upgrade?scenes=main');
+  await page.goto(`/upgrade?scenes=${mode}`);
   const stake = await ensureStake(page);
   await page.reload();
-  expect(await page.evaluate(() => window.__scenes?.mode)).toBe('main');
+  expect(await page.evaluate(() => window.__scenes?.mode)).toBe(mode);
   await page.getByTestId('upgrade-tab-inventory').click();
   const stakeCard = page.locator(`[data-testid="upgrade-item"][data-item-id="${stake.id}"]`);
   if ((await stakeCard.getAttribute('aria-pressed')) !== 'true') await stakeCard.click();
@@ -151,35 +167,37 @@ async function expectUpgradeLanded(page: Page, answer: RollAnswer): Promise<void
   await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
 }
 
-test('upgrade wheel, main path: the roll turns on the compositor and lands on the server roll', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  await readyUpgrade(page);
-  const answer = await roll(page);
-  await expectHandedOff(page);
-  await expectUpgradeLanded(page, answer);
-});
+for (const mode of MODES) {
+  test(`upgrade wheel, ${mode} path: the roll turns on the compositor and lands on the server roll`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await readyUpgrade(page, mode);
+    const answer = await roll(page);
+    await expectHandedOff(page);
+    await expectUpgradeLanded(page, answer);
+  });
 
-test('upgrade wheel, main path: a resize mid-roll takes the turn back and it lands on the server roll', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  await readyUpgrade(page);
-  const before = await canvasWidth(page, 'upgrade-wheel');
-  const answer = await roll(page);
-  const discs = page.locator('.scene-disc');
-  await expect(discs).toHaveCount(1);
-  await page.waitForTimeout(1_000);
-  // narrow enough that the wheel (240 px at most) shrinks
-  const framesAtResize = (await stats(page)).frames;
-  await page.setViewportSize({ width: 220, height: 844 });
-  await expect.poll(() => canvasWidth(page, 'upgrade-wheel')).toBeLessThan(before);
-  await expect(discs).toHaveCount(0);
-  await expectUpgradeLanded(page, answer);
-  // the runtime drew the rest of the roll frame by frame (a handed-off roll draws one frame, then its stop)
-  expect((await stats(page)).frames - framesAtResize).toBeGreaterThan(5);
-});
+  test(`upgrade wheel, ${mode} path: a resize mid-roll takes the turn back and it lands on the server roll`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await readyUpgrade(page, mode);
+    const before = await canvasWidth(page, 'upgrade-wheel');
+    const answer = await roll(page);
+    const discs = page.locator('.scene-disc');
+    await expect(discs).toHaveCount(1);
+    await page.waitForTimeout(1_000);
+    // narrow enough that the wheel (240 px at most) shrinks
+    const framesAtResize = (await stats(page)).frames;
+    await page.setViewportSize({ width: 220, height: 844 });
+    await expect.poll(() => canvasWidth(page, 'upgrade-wheel')).toBeLessThan(before);
+    await expect(discs).toHaveCount(0);
+    await expectUpgradeLanded(page, answer);
+    // the runtime drew the rest of the roll frame by frame (a handed-off roll draws one frame, then its stop)
+    expect((await stats(page)).frames - framesAtResize).toBeGreaterThan(5);
+  });
+}
 
 // ── the daily bonus wheel, on a server of its own (one free spin a player a day) ─────────────────────────
 
@@ -194,9 +212,9 @@ test.describe('bonus wheel', () => {
     await server?.close();
   });
 
-  async function readyWheel(page: Page): Promise<void> {
+  async function readyWheel(page: Page, mode: Mode): Promise<void> {
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => window.__scenes?.mode)).toBe('main');
+    expect(await page.evaluate(() => window.__scenes?.mode)).toBe(mode);
     await expect(page.getByTestId('bonus-spin')).toBeEnabled();
     await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(1);
     // the face is baked and encoded ahead: nothing is drawn once it is up
@@ -222,35 +240,49 @@ test.describe('bonus wheel', () => {
     await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
   }
 
-  test('main path: the spin turns on the compositor and lands on the server segment', async ({ browser }) => {
-    test.setTimeout(120_000);
-    const context = await browser.newContext();
-    const page = await openAs(context, server, { id: nextId++, first_name: 'Spinner' }, '/wheel?scenes=main');
-    await readyWheel(page);
-    const answer = await spin(page);
-    await expectHandedOff(page);
-    await expectWheelLanded(page, answer);
-    await context.close();
-  });
+  for (const mode of MODES) {
+    test(`${mode} path: the spin turns on the compositor and lands on the server segment`, async ({
+      browser,
+    }) => {
+      test.setTimeout(120_000);
+      const context = await browser.newContext();
+      const page = await openAs(
+        context,
+        server,
+        { id: nextId++, first_name: 'Spinner' },
+        `/wheel?scenes=${mode}`,
+      );
+      await readyWheel(page, mode);
+      const answer = await spin(page);
+      await expectHandedOff(page);
+      await expectWheelLanded(page, answer);
+      await context.close();
+    });
 
-  test('main path: a resize mid-spin takes the turn back and it lands on the server segment', async ({
-    browser,
-  }) => {
-    test.setTimeout(120_000);
-    const context = await browser.newContext();
-    const page = await openAs(context, server, { id: nextId++, first_name: 'Resizer' }, '/wheel?scenes=main');
-    await readyWheel(page);
-    const before = await canvasWidth(page, 'bonus-wheel');
-    const answer = await spin(page);
-    const discs = page.locator('.scene-disc');
-    await expect(discs).toHaveCount(1);
-    const framesAtResize = (await stats(page)).frames;
-    await page.setViewportSize({ width: 300, height: 844 });
-    await expect.poll(() => canvasWidth(page, 'bonus-wheel')).toBeLessThan(before);
-    await expect(discs).toHaveCount(0);
-    await expectWheelLanded(page, answer);
-    // the runtime drew the rest of the spin frame by frame (a handed-off spin draws one frame, then its end)
-    expect((await stats(page)).frames - framesAtResize).toBeGreaterThan(5);
-    await context.close();
-  });
+    test(`${mode} path: a resize mid-spin takes the turn back and it lands on the server segment`, async ({
+      browser,
+    }) => {
+      test.setTimeout(120_000);
+      const context = await browser.newContext();
+      const page = await openAs(
+        context,
+        server,
+        { id: nextId++, first_name: 'Resizer' },
+        `/wheel?scenes=${mode}`,
+      );
+      await readyWheel(page, mode);
+      const before = await canvasWidth(page, 'bonus-wheel');
+      const answer = await spin(page);
+      const discs = page.locator('.scene-disc');
+      await expect(discs).toHaveCount(1);
+      const framesAtResize = (await stats(page)).frames;
+      await page.setViewportSize({ width: 300, height: 844 });
+      await expect.poll(() => canvasWidth(page, 'bonus-wheel')).toBeLessThan(before);
+      await expect(discs).toHaveCount(0);
+      await expectWheelLanded(page, answer);
+      // the runtime drew the rest of the spin frame by frame (a handed-off spin draws one frame, then its end)
+      expect((await stats(page)).frames - framesAtResize).toBeGreaterThan(5);
+      await context.close();
+    });
+  }
 });

@@ -2,7 +2,8 @@ import type { CompositedDisc, CompositedLayer, CompositedStrip } from '../../../
 import type { Compositor } from '../../../scenes/main-thread';
 
 /**
- * The page's side of composited strips and discs, for the main-thread scene runtime: a reel's cards become
+ * The page's side of composited strips and discs, for the scene runtime on either path (called directly on
+ * the main thread, through the worker's messages otherwise, see compositor-port.ts): a reel's cards become
  * a row of images under the scene's canvas, a wheel's face one image, moved (scrolled or turned) by a Web
  * Animation whose keyframes come from the scene's motion(). A transform animation runs on the compositor
  * thread, so no script, style or layout runs per frame while the reel or the wheel spins; the canvas above
@@ -10,20 +11,36 @@ import type { Compositor } from '../../../scenes/main-thread';
  */
 
 /** Where each encoded card image is shown from, with a decoded copy kept so a play shows it at once. */
-const images = new WeakMap<Blob, { url: string; image: HTMLImageElement }>();
+const images = new WeakMap<Blob, { url: string; image: HTMLImageElement; decoded: Promise<void> }>();
 
-function imageOf(blob: Blob): { url: string; image: HTMLImageElement } {
+function imageOf(blob: Blob): { url: string; image: HTMLImageElement; decoded: Promise<void> } {
   let known = images.get(blob);
   if (!known) {
     const url = URL.createObjectURL(blob);
     const image = new Image();
     image.decoding = 'async';
     image.src = url;
-    void image.decode().catch(() => undefined); // a card that does not decode shows blank
-    known = { url, image };
+    const decoded = image.decode().catch(() => undefined); // a card that does not decode shows blank
+    known = { url, image, decoded };
     images.set(blob, known);
   }
   return known;
+}
+
+/** Resolves once every image the layers show is decoded (or has failed to): they then show at once. */
+export function layersDecoded(layers: readonly CompositedLayer[]): Promise<void> {
+  const blobs = layers.flatMap((layer) => ('kind' in layer ? [layer.image] : layer.images));
+  const waits = new Set<Promise<void>>();
+  for (const blob of blobs) if (blob) waits.add(imageOf(blob).decoded);
+  return Promise.all(waits).then(() => undefined);
+}
+
+/** Lets an image go: no layer will show it again (its object URL is revoked). */
+export function releaseImage(blob: Blob): void {
+  const known = images.get(blob);
+  if (!known) return;
+  images.delete(blob);
+  URL.revokeObjectURL(known.url);
 }
 
 /** Cards drawn by one element of a strip. */

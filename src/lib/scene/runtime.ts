@@ -11,7 +11,8 @@ import { createSceneWorker } from '../../../scenes/runtime';
 import type { RendererChoice } from '../../../scenes/roulette';
 import { scenePlayingAtom } from '../../state/scenes';
 import { store } from '../../state/store';
-import { createCompositor } from './compositor';
+import { createCompositor, layersDecoded, releaseImage } from './compositor';
+import { compositorPort, type CompositorPort } from './compositor-port';
 
 /**
  * The app's side of the scene runtime: one runtime per page, in a dedicated worker drawing on
@@ -46,8 +47,10 @@ let eventMessages = 0;
 let nextSurface = 1;
 let nextRequest = 1;
 const listeners = new Map<number, (events: SceneEvent[]) => void>();
-/** The main-thread path's canvases, by surface: composited strips are shown under them. */
+/** The scene canvases (on the worker path, their placeholders), by surface: composited strips go under them. */
 const canvases = new Map<number, HTMLCanvasElement>();
+/** The worker path's end of the runtime's compositor messages. */
+let port: CompositorPort | null = null;
 const statsRequests = new Map<number, (stats: RuntimeStats) => void>();
 /** Where the last spins landed, as the runtime reported them (newest last, a few kept). */
 const settledLog: SettledResult[] = [];
@@ -112,10 +115,28 @@ function receive(message: FromRuntime): void {
   }
 }
 
+/** Runs `callback` once the page has drawn a frame with what it changed so far (a task after that frame). */
+function afterFrame(callback: () => void): void {
+  requestAnimationFrame(() => setTimeout(callback, 0));
+}
+
 function connectWorker(): Connection {
   const worker = createSceneWorker();
-  worker.addEventListener('message', (event: MessageEvent<FromRuntime>) => receive(event.data));
-  return { send: (message, transfer = []) => worker.postMessage(message, transfer) };
+  const send = (message: ToRuntime, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
+  // the worker hands spins to this page's compositor through messages (see compositor-port.ts)
+  const messages = compositorPort({
+    compositor: createCompositor((surface) => canvases.get(surface)),
+    send,
+    decoded: layersDecoded,
+    release: releaseImage,
+    afterFrame,
+    timeOrigin: performance.timeOrigin,
+  });
+  port = messages;
+  worker.addEventListener('message', (event: MessageEvent<FromRuntime>) => {
+    if (!messages.handle(event.data)) receive(event.data);
+  });
+  return { send };
 }
 
 function connectMain(): Connection {
@@ -202,11 +223,11 @@ export function openSurface(
   const runtime = connect();
   const surface = nextSurface++;
   listeners.set(surface, onEvents);
+  canvases.set(surface, canvas);
   if (mode === 'worker') {
     const offscreen = canvas.transferControlToOffscreen();
     runtime.send({ type: 'mount', surface, scene, canvas: offscreen, size, renderer }, [offscreen]);
   } else {
-    canvases.set(surface, canvas);
     runtime.send({ type: 'mount', surface, scene, canvas, size, renderer });
   }
   return {
@@ -219,6 +240,7 @@ export function openSurface(
     close() {
       listeners.delete(surface);
       canvases.delete(surface);
+      port?.close(surface);
       setPlaying(surface, false);
       runtime.send({ type: 'unmount', surface });
     },

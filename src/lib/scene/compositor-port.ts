@@ -1,0 +1,102 @@
+import {
+  receivedLayers,
+  type CompositedLayer,
+  type FromRuntime,
+  type ToRuntime,
+} from '../../../scenes/runtime';
+
+/** What the port drives on the page: the compositor of compositor.ts and the page's frames. */
+export interface CompositorPortOptions {
+  compositor: {
+    preload(image: Blob): void;
+    show(surface: number, layers: CompositedLayer[]): void;
+    hide(surface: number): void;
+  };
+  /** Answers the worker. */
+  send(message: ToRuntime): void;
+  /** Resolves once the layers' images are decoded (or have failed to). */
+  decoded(layers: readonly CompositedLayer[]): Promise<void>;
+  /** Lets an image go (no layer names it again). */
+  release(image: Blob): void;
+  /** Calls back once what the page has changed so far is on screen: after its next frame. */
+  afterFrame(callback: () => void): void;
+  /** The page's performance.timeOrigin. */
+  timeOrigin: number;
+}
+
+export interface CompositorPort {
+  /** Runs a compositor message from the worker; false for any other message. */
+  handle(message: FromRuntime): boolean;
+  /** The surface's canvas is going: its layers go now, and a show still on its way is dropped. */
+  close(surface: number): void;
+}
+
+/**
+ * The page's end of the worker's compositor messages (the worker's end is scenes/runtime/remote-compositor.ts).
+ * The worker's canvas frames and the page's DOM reach the screen separately, so neither end of a hand-off
+ * may leave a frame without the moving part:
+ *  - `show`: the layers go under the canvas once their images are decoded (a play may start before they
+ *    are), and `shown` is answered after the page's next frame, which has them: until then the worker draws
+ *    the same pose over them;
+ *  - `hide`: the worker sends it right after drawing them again on its canvas; they are removed two page
+ *    frames later, once that canvas frame is on screen.
+ * Each surface's show and hide count: an older one still waiting does nothing once a newer one came.
+ */
+export function compositorPort(options: CompositorPortOptions): CompositorPort {
+  const { compositor } = options;
+  const images = new Map<number, Blob>();
+  const turns = new Map<number, number>();
+
+  /** A new show or hide for the surface: what an older one still waits for is dropped. */
+  function next(surface: number): () => boolean {
+    const turn = (turns.get(surface) ?? 0) + 1;
+    turns.set(surface, turn);
+    return () => turns.get(surface) === turn;
+  }
+
+  return {
+    handle(message) {
+      switch (message.type) {
+        case 'preload':
+          images.set(message.image, message.blob);
+          compositor.preload(message.blob);
+          return true;
+        case 'release': {
+          const blob = images.get(message.image);
+          images.delete(message.image);
+          if (blob) options.release(blob);
+          return true;
+        }
+        case 'show': {
+          const { surface, handoff } = message;
+          const current = next(surface);
+          const layers = receivedLayers(message.layers, (n) => images.get(n), options.timeOrigin);
+          void options.decoded(layers).then(() => {
+            if (!current()) return;
+            compositor.show(surface, layers);
+            options.afterFrame(() => {
+              if (current()) options.send({ type: 'shown', handoff });
+            });
+          });
+          return true;
+        }
+        case 'hide': {
+          const { surface } = message;
+          const current = next(surface);
+          options.afterFrame(() =>
+            options.afterFrame(() => {
+              if (current()) compositor.hide(surface);
+            }),
+          );
+          return true;
+        }
+        default:
+          return false;
+      }
+    },
+    close(surface) {
+      next(surface);
+      compositor.hide(surface);
+    },
+  };
+}

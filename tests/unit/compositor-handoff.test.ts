@@ -1,0 +1,237 @@
+import { describe, expect, it } from 'vitest';
+import { receivedLayers, sendLayers, shiftLayer } from '../../scenes/runtime/composite-wire.ts';
+import type { CompositedLayer, CompositedStrip } from '../../scenes/runtime/contract.ts';
+import type { FromRuntime, ToRuntime } from '../../scenes/runtime/protocol.ts';
+import { remoteCompositor } from '../../scenes/runtime/remote-compositor.ts';
+import { compositorPort } from '../../src/lib/scene/compositor-port.ts';
+
+// The worker path's hand-off of a spin to the page's compositor, its pure parts: the layers' crossing from
+// the worker's time line to the page's, the worker's messages, and the page's handling of them (its DOM
+// compositor and its frames stand in as recorders; the browser tests run the real ones).
+
+const card = new Blob(['card'], { type: 'image/png' });
+const face = new Blob(['face'], { type: 'image/png' });
+
+function strip(images: (Blob | null)[], times: number[]): CompositedStrip {
+  return {
+    x: 0,
+    y: 10,
+    width: 390,
+    height: 120,
+    images,
+    cardWidth: 100,
+    cardHeight: 110,
+    cardY: 5,
+    cards: [
+      { image: 0, x: 0 },
+      { image: 1, x: 104 },
+    ],
+    keyframes: times.map((t, i) => ({ t, x: i * 500 })),
+  };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('composited layers between a worker and the page', () => {
+  it('shifts every keyframe time and keeps the values', () => {
+    const shifted = shiftLayer({ kind: 'disc' as const, keyframes: [{ t: 5, angle: 30 }] }, 100);
+    expect(shifted.keyframes).toEqual([{ t: 105, angle: 30 }]);
+  });
+
+  it('lands each keyframe at the same moment on the page’s time line, images named by number', () => {
+    // the worker started 1234.5 ms after the page: its now() reads that much less at the same moment
+    const pageOrigin = 1_795_714_000_000.25;
+    const workerOrigin = pageOrigin + 1234.5;
+    const numbers = new Map<Blob, number>([
+      [card, 1],
+      [face, 2],
+    ]);
+    const layers: CompositedLayer[] = [
+      strip([card, null], [1000, 1500, 11_000]),
+      {
+        kind: 'disc',
+        x: 0,
+        y: 0,
+        width: 240,
+        height: 240,
+        image: face,
+        keyframes: [{ t: 2000, angle: 720 }],
+      },
+    ];
+    const sent = sendLayers(layers, (blob) => numbers.get(blob)!, workerOrigin);
+    expect(sent[0]).toMatchObject({ images: [1, null] });
+    expect(sent[1]).toMatchObject({ kind: 'disc', image: 2 });
+    // structured clone: plain data only
+    expect(structuredClone(sent)).toEqual(sent);
+
+    const blobs = new Map([...numbers].map(([blob, n]) => [n, blob]));
+    const shown = receivedLayers(sent, (n) => blobs.get(n), pageOrigin);
+    const [reel, disc] = shown as [CompositedStrip, Extract<CompositedLayer, { kind: 'disc' }>];
+    expect(reel.images).toEqual([card, null]);
+    expect(reel.keyframes.map((k) => k.t)).toEqual([2234.5, 2734.5, 12_234.5]);
+    expect(reel.keyframes.map((k) => k.x)).toEqual([0, 500, 1000]);
+    expect(reel.cards).toEqual((layers[0] as CompositedStrip).cards);
+    expect(disc.image).toBe(face);
+    expect(disc.keyframes).toEqual([{ t: 3234.5, angle: 720 }]);
+  });
+
+  it('shows blank where the page does not hold an image', () => {
+    const [reel] = receivedLayers(
+      sendLayers([strip([card, card], [0, 10])], () => 7, 0),
+      () => undefined,
+      0,
+    ) as [CompositedStrip];
+    expect(reel.images).toEqual([null, null]);
+  });
+});
+
+describe('the worker’s compositor', () => {
+  function recorder() {
+    const posted: FromRuntime[] = [];
+    return { posted, compositor: remoteCompositor((message) => posted.push(message), 500) };
+  }
+
+  it('posts each image once, before any show that names it', () => {
+    const { posted, compositor } = recorder();
+    compositor.preload(card);
+    compositor.preload(card);
+    void compositor.show(1, [strip([card, face], [0, 100])]);
+    expect(posted.map((m) => m.type)).toEqual(['preload', 'preload', 'show']);
+    const [first, second, show] = posted as [
+      Extract<FromRuntime, { type: 'preload' }>,
+      Extract<FromRuntime, { type: 'preload' }>,
+      Extract<FromRuntime, { type: 'show' }>,
+    ];
+    expect(first.blob).toBe(card);
+    expect(second.blob).toBe(face);
+    expect(show.layers[0]).toMatchObject({ images: [first.image, second.image] });
+    // on the shared time line: the worker's origin added
+    expect(show.layers[0]!.keyframes.map((k) => k.t)).toEqual([500, 600]);
+  });
+
+  it('resolves a show when the page answers it, and never once a later show or hide replaced it', async () => {
+    const { posted, compositor } = recorder();
+    const answered: string[] = [];
+    void compositor.show(1, [strip([card], [0, 100])])!.then(() => answered.push('first'));
+    void compositor.show(1, [strip([card], [0, 100])])!.then(() => answered.push('second'));
+    void compositor.show(2, [strip([card], [0, 100])])!.then(() => answered.push('other surface'));
+    const shows = posted.filter((m): m is Extract<FromRuntime, { type: 'show' }> => m.type === 'show');
+    expect(new Set(shows.map((m) => m.handoff)).size).toBe(3);
+    for (const show of shows) compositor.shown(show.handoff);
+    await flush();
+    expect(answered.sort()).toEqual(['other surface', 'second']);
+
+    void compositor.show(1, [strip([card], [0, 100])])!.then(() => answered.push('hidden'));
+    const late = posted.at(-1) as Extract<FromRuntime, { type: 'show' }>;
+    compositor.hide(1);
+    expect(posted.at(-1)).toEqual({ type: 'hide', surface: 1 });
+    compositor.shown(late.handoff);
+    await flush();
+    expect(answered).not.toContain('hidden');
+  });
+});
+
+describe('the page’s end of the compositor messages', () => {
+  function page(options: { decoded?: Promise<void> } = {}) {
+    const calls: string[] = [];
+    const sent: ToRuntime[] = [];
+    const shown: CompositedLayer[][] = [];
+    const released: Blob[] = [];
+    let frames: (() => void)[] = [];
+    const port = compositorPort({
+      compositor: {
+        preload: () => calls.push('preload'),
+        show: (surface, layers) => {
+          calls.push(`show ${surface}`);
+          shown.push(layers);
+        },
+        hide: (surface) => calls.push(`hide ${surface}`),
+      },
+      send: (message) => sent.push(message),
+      decoded: () => options.decoded ?? Promise.resolve(),
+      release: (blob) => released.push(blob),
+      afterFrame: (callback) => frames.push(callback),
+      timeOrigin: 100,
+    });
+    /** The page draws a frame: what waited for one runs. */
+    const frame = () => {
+      const due = frames;
+      frames = [];
+      for (const callback of due) callback();
+    };
+    return { port, calls, sent, shown, released, frame };
+  }
+
+  const show = (surface: number, handoff: number): FromRuntime => ({
+    type: 'show',
+    surface,
+    handoff,
+    layers: sendLayers([strip([card], [200, 300])], () => 1, 0),
+  });
+
+  it('shows the layers once decoded, on its own time line, and answers after the frame that has them', async () => {
+    const { port, calls, sent, shown, frame } = page();
+    expect(port.handle({ type: 'preload', image: 1, blob: card })).toBe(true);
+    expect(port.handle(show(3, 9))).toBe(true);
+    await flush();
+    expect(calls).toEqual(['preload', 'show 3']);
+    expect((shown[0]![0] as CompositedStrip).images).toEqual([card]);
+    expect(shown[0]![0]!.keyframes.map((k) => k.t)).toEqual([100, 200]);
+    expect(sent).toEqual([]);
+    frame();
+    expect(sent).toEqual([{ type: 'shown', handoff: 9 }]);
+  });
+
+  it('removes the layers two frames after a hide (the canvas frame that draws them again is on screen)', async () => {
+    const { port, calls, frame } = page();
+    port.handle(show(3, 1));
+    await flush();
+    frame();
+    port.handle({ type: 'hide', surface: 3 });
+    frame();
+    expect(calls).toEqual(['show 3']);
+    frame();
+    expect(calls).toEqual(['show 3', 'hide 3']);
+  });
+
+  it('drops a show whose images were still decoding when the worker took it back', async () => {
+    let decode!: () => void;
+    const { port, calls, sent, frame } = page({ decoded: new Promise((resolve) => (decode = resolve)) });
+    port.handle(show(3, 1));
+    port.handle({ type: 'hide', surface: 3 });
+    decode();
+    await flush();
+    frame();
+    frame();
+    expect(calls.filter((call) => call.startsWith('show'))).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  it('keeps a newer show when an older hide comes due', async () => {
+    const { port, calls, frame } = page();
+    port.handle({ type: 'hide', surface: 3 });
+    port.handle(show(3, 2));
+    await flush();
+    frame();
+    frame();
+    expect(calls).toEqual(['show 3']);
+  });
+
+  it('removes a closing surface’s layers at once, lets released images go, and passes other messages on', async () => {
+    const { port, calls, released } = page();
+    port.handle({ type: 'preload', image: 1, blob: card });
+    port.handle({ type: 'release', image: 1 });
+    expect(released).toEqual([card]);
+    port.handle(show(4, 1));
+    port.close(4);
+    await flush();
+    expect(calls).toEqual(['preload', 'hide 4']);
+    expect(
+      port.handle({
+        type: 'stats',
+        request: 1,
+        stats: { frames: 0, surfaces: 0, renderers: [], running: false },
+      }),
+    ).toBe(false);
+  });
+});
