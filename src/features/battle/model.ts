@@ -24,7 +24,7 @@ export const mySeat = (battle: Battle) => battle.seats.find((s) => s.isYou) ?? n
 export const freeSeats = (battle: Battle) => battle.seats.filter((s) => s.player === null).length;
 
 /** A case's items as a reel's tiles. */
-export function reelCases(box: Battle['cases'][number] | undefined): BattleCase[] {
+function reelCases(box: Battle['cases'][number] | undefined): BattleCase[] {
   return (box?.items ?? []).map((i) => ({ id: i.id, name: i.name, imageUrl: i.imageUrl }));
 }
 
