@@ -1,10 +1,11 @@
-import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { hashKey } from '@tanstack/react-query';
+import { atom, useAtomValue, useStore, type Atom, type PrimitiveAtom } from 'jotai';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { Link, useParams } from 'react-router';
-import { battleReelHeight, type BattleCase, type BattleReelScenePlan } from '../../../scenes/battle-reel';
-import type { Battle, BattleSeat } from '../../../contract/battles.ts';
+import { battleReelHeight } from '../../../scenes/battle-reel';
+import type { Battle, BattleRoll } from '../../../contract/battles.ts';
 import { sumTon } from '../../../contract/money.ts';
 import { apiErrorText } from '../../lib/api-error';
 import { rollInt, sha256Hex } from '../../lib/fair';
@@ -12,7 +13,7 @@ import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
 import { useMoneyAction } from '../../lib/money-action';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
-import { SceneView, useSceneCue } from '../../lib/scene/SceneView';
+import { SceneView, useFollowingAtom } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { Avatar } from '../../lib/ui/Avatar';
@@ -21,10 +22,11 @@ import { markBattleSeen } from '../../state/unseen';
 import { battleAtom, battleEventsAtom, cancelBattle, fillWithBots, joinBattle } from './api';
 import { BattleOutcome } from './BattleOutcome';
 import { JoinDialog } from './JoinDialog';
-import { landedIndex, mySeat, winningSeats } from './model';
+import { mySeat, nextSeatReel, seatReel, winningSeats, type SeatReel } from './model';
 import { battleShareLink } from '../../lib/start-param';
 import { shareLink } from '../../lib/telegram';
-import { configAtom } from '../../state/queries';
+import { configAtom, queryKeys } from '../../state/queries';
+import { queryClient } from '../../state/store';
 import './battle.css';
 
 const REEL_PADDING = 8;
@@ -35,6 +37,11 @@ const REEL_PADDING = 8;
  * is highlighted at the end. The state is the server's (GET /battles/:id, refetched on every socket event),
  * so a player who reconnects sees where the battle is. It is read through the battle's query atom,
  * which the battles socket keeps fresh. Quick mode skips the reel animation.
+ *
+ * The reels do not wait for React: each seat's reel follows the battle's query data directly (a
+ * subscription to the query cache), so a round starts turning the moment its answer or refetch lands, and
+ * the render that follows changes only the texts and seats that changed (the reels' hosts are not rendered
+ * again).
  */
 export function BattleRoomPage() {
   const { id = '' } = useParams();
@@ -45,10 +52,11 @@ export function BattleRoomPage() {
   const [error, setError] = useState<string | null>(null);
   // the seat a Join tap asks to pay for (confirmed first, like sell all)
   const [asking, setAsking] = useState<number | null>(null);
-  // rounds whose reels have landed on every seat: drops, totals and the winner show only up to it
+  // rounds whose reels have landed, by seat: drops, totals and the winner show only up to them
   const [landed, setLanded] = useState<Record<number, number>>({});
   const money = useMoneyAction('battle');
   const battle = query.data;
+  const reels = useRoomReels(id, quick);
 
   // one action per tap (guarded at the tap, its intent's key), its failure shown below
   const act = async (intent: string, run: (idempotencyKey: string) => Promise<unknown>) => {
@@ -63,7 +71,15 @@ export function BattleRoomPage() {
     }
   };
 
-  const shown = battle ? shownRounds(battle, landed) : 0;
+  // stable, so the memoized seats are not rendered again for them
+  const onLanded = useCallback(
+    (seat: number, round: number) => setLanded((l) => (l[seat] === round ? l : { ...l, [seat]: round })),
+    [],
+  );
+  const onJoin = useCallback((seat: number) => setAsking(seat), []);
+
+  const noReel = battle !== undefined && !hasReel(battle);
+  const shown = battle ? shownRounds(battle, landed, noReel) : 0;
   const over = battle !== undefined && battle.status === 'finished' && shown >= battle.cases.length;
   const seated = battle !== undefined && mySeat(battle) !== null;
   // the player's battle result is on screen: nothing left to show them later
@@ -116,21 +132,30 @@ export function BattleRoomPage() {
       </label>
 
       <div className="battle__seats" data-seats={battle.seats.length}>
-        {battle.seats.map((seat) => (
-          <SeatColumn
-            key={seat.seat}
-            battle={battle}
-            seat={seat}
-            quick={quick}
-            won={winners.has(seat.seat)}
-            shown={shown}
-            onLanded={(round) =>
-              setLanded((l) => (l[seat.seat] === round ? l : { ...l, [seat.seat]: round }))
-            }
-            canJoin={battle.status === 'open' && me === null && seat.player === null}
-            onJoin={() => setAsking(seat.seat)}
-          />
-        ))}
+        {battle.seats.map((seat) => {
+          // a round's drop and the running total show when its reels land (the scenes' settled), never before
+          const drops = battle.rolls.filter((r) => r.seat === seat.seat && r.round <= shown);
+          return (
+            <SeatColumn
+              key={seat.seat}
+              seat={seat.seat}
+              team={seat.team}
+              name={seat.player ? (seat.isBot ? t('battle.bot') : seat.player.name) : t('battle.waiting')}
+              avatar={seat.player?.avatar ?? null}
+              isYou={seat.isYou}
+              total={formatTon(
+                shown >= battle.revealedRounds ? seat.total : sumTon(drops.map((d) => d.item.price)),
+              )}
+              drops={drops}
+              won={winners.has(seat.seat)}
+              landed={noReel ? battle.revealedRounds : (landed[seat.seat] ?? 0)}
+              reel={noReel ? null : reels.cue(seat.seat)}
+              onLanded={onLanded}
+              canJoin={battle.status === 'open' && me === null && seat.player === null}
+              onJoin={onJoin}
+            />
+          );
+        })}
       </div>
       {over && me && <BattleOutcome battle={battle} me={me} won={winners.has(me.seat)} />}
       {joining && battle.status === 'open' && (
@@ -169,16 +194,75 @@ export function BattleRoomPage() {
           {error}
         </p>
       )}
-      <BattleProof battle={battle} />
+      <BattleProof
+        serverSeedHash={battle.serverSeedHash}
+        publicSeed={battle.publicSeed}
+        serverSeed={battle.serverSeed}
+        rolls={battle.rolls}
+      />
     </section>
   );
+}
+
+/** A seat's reel as its scene is cued: the plan and play, and the round it shows. */
+type ReelCue = Atom<SeatReel>;
+
+/** What a reel shows before the battle has loaded (never played: nothing to land on). */
+const RESTING: SeatReel = { plan: { images: [], winnerIndex: null }, play: null, round: 0, key: '' };
+
+/**
+ * The room's reels, one cue atom per seat, fed straight from the battle's query data: the query cache is
+ * watched here, and an answer (bots, a join that fills the battle) or a refetch (a socket event, the poll)
+ * cues the reels synchronously when it is stored, before React has rendered anything of it. A cue changes
+ * only when what the reel shows changes (a new round, quick mode), never for a total or a seat taken.
+ */
+function useRoomReels(id: string, quick: boolean): { cue: (seat: number) => ReelCue } {
+  const store = useStore();
+  const reducedMotion = usePrefersReducedMotion();
+  const calm = useFollowingAtom(quick || reducedMotion);
+  const room = useMemo(() => {
+    const latest = atom(queryClient.getQueryData<Battle>(queryKeys.battle(id)));
+    const cues = new Map<number, ReelCue>();
+    return {
+      latest,
+      cue(seat: number): ReelCue {
+        let cue = cues.get(seat);
+        if (!cue) {
+          cue = seatCue(latest, calm, seat);
+          cues.set(seat, cue);
+        }
+        return cue;
+      },
+    };
+  }, [id, calm]);
+  useEffect(() => {
+    const key = queryKeys.battle(id);
+    const hash = hashKey(key);
+    store.set(room.latest, queryClient.getQueryData<Battle>(key));
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.query.queryHash === hash)
+        store.set(room.latest, event.query.state.data as Battle | undefined);
+    });
+  }, [store, room, id]);
+  return room;
+}
+
+/** One seat's cue: the reel of the latest battle, the same object as long as it shows the same. */
+function seatCue(latest: Atom<Battle | undefined>, calm: PrimitiveAtom<boolean>, seat: number): ReelCue {
+  let shown: SeatReel | null = null;
+  return atom((get) => {
+    const battle = get(latest);
+    if (!battle) return shown ?? RESTING;
+    shown = nextSeatReel(shown, seatReel(battle, seat, get(calm)));
+    return shown;
+  });
 }
 
 /**
  * "Share battle": a startapp=battle_<id> link to the Mini App (TWA_RETURN_URL), which opens this room;
  * Telegram's share sheet inside Telegram, the clipboard elsewhere.
  */
-function ShareBattle({ battleId }: { battleId: string }) {
+const ShareBattle = memo(function ShareBattle({ battleId }: { battleId: string }) {
   const { t } = useTranslation();
   const config = useAtomValue(configAtom).data;
   const [copied, setCopied] = useState(false);
@@ -207,112 +291,76 @@ function ShareBattle({ battleId }: { battleId: string }) {
       )}
     </div>
   );
+});
+
+interface SeatColumnProps {
+  seat: number;
+  team: number;
+  name: string;
+  avatar: string | null;
+  isYou: boolean;
+  /** the total shown, formatted: of the rounds shown only (the server's total once every round is shown) */
+  total: string;
+  /** the seat's drops of the rounds shown (those whose reels have landed on every seat) */
+  drops: readonly BattleRoll[];
+  won: boolean;
+  /** the last round this seat's reel landed */
+  landed: number;
+  /** the seat's reel, null when the round's case has no art to show */
+  reel: ReelCue | null;
+  /** a seat's reel landed the given round */
+  onLanded: (seat: number, round: number) => void;
+  canJoin: boolean;
+  onJoin: (seat: number) => void;
 }
 
-function SeatColumn(props: {
-  battle: Battle;
-  seat: BattleSeat;
-  quick: boolean;
-  won: boolean;
-  /** rounds shown (drops and total): those whose reels have landed on every seat */
-  shown: number;
-  /** this seat's reel landed the given round */
-  onLanded: (round: number) => void;
-  canJoin: boolean;
-  onJoin: () => void;
-}) {
-  const { battle, seat, quick, won, shown, onLanded, canJoin, onJoin } = props;
+/** Same drops: the same rolls (the query keeps unchanged rolls' objects from one answer to the next). */
+function sameSeat(a: SeatColumnProps, b: SeatColumnProps): boolean {
+  for (const key of Object.keys(a) as (keyof SeatColumnProps)[]) {
+    if (key === 'drops') {
+      if (a.drops.length !== b.drops.length || a.drops.some((d, i) => d !== b.drops[i])) return false;
+    } else if (!Object.is(a[key], b[key])) return false;
+  }
+  return true;
+}
+
+/** A seat: rendered again only when what it shows changes (a player seated, a round landed, the winner). */
+const SeatColumn = memo(function SeatColumn(props: SeatColumnProps) {
+  const { seat, team, name, avatar, isYou, total, drops, won, landed, reel, onLanded, canJoin, onJoin } =
+    props;
   const { t } = useTranslation();
   const { itemName } = useCatalogueTexts();
-  const [reelRef, width] = useElementWidth<HTMLDivElement>();
-  const reducedMotion = usePrefersReducedMotion();
-  const round = battle.revealedRounds;
-  const box = battle.cases[Math.max(0, round - 1)];
-  const images: BattleCase[] = useMemo(() => reelCases(box), [box]);
-  // the later rounds' cases: the reel bakes them while it waits, so each round's spin starts at once
-  const upcoming = useMemo(
-    () => battle.cases.slice(Math.max(round, 1)).map(reelCases),
-    [battle.cases, round],
-  );
-  const landed = round > 0 ? landedIndex(battle, round, seat.seat) : null;
-  const [settledRound, setSettledRound] = useState(0);
-  // no reel to wait for (a case without art): the round counts as landed
-  const noReel = images.length === 0;
-  useEffect(() => {
-    if (noReel) onLanded(round);
-    else if (settledRound === round) onLanded(round);
-  }, [noReel, settledRound, round, onLanded]);
-  // the plan changes only at phase edges: a new round's case or landing item
-  const plan = useMemo<BattleReelScenePlan>(
-    () => ({ images, winnerIndex: landed, reducedMotion: quick || reducedMotion, upcoming }),
-    [images, landed, quick, reducedMotion, upcoming],
-  );
-  const cue = useSceneCue(plan, landed === null ? null : `${battle.id}:${round}`);
-  // the round the reel is playing now, read when it settles (the events' handlers may be the first render's)
-  const playing = useRef(round);
-  useEffect(() => {
-    playing.current = round;
-  }, [round]);
-  const onEvents = useSceneEvents({
-    label: 'Battle reel',
-    settled: () => setSettledRound(playing.current),
-    // a failed reel must not hide the result: the drops and totals below still show it
-    failed: () => setSettledRound(playing.current),
-  });
-  // a round's drop and the running total show when its reels land (the scene's settled event), never before
-  const drops = battle.rolls.filter((r) => r.seat === seat.seat && r.round <= shown);
-  const total = sumTon(drops.map((d) => d.item.price));
-  const name = seat.player ? (seat.isBot ? t('battle.bot') : seat.player.name) : t('battle.waiting');
-
   return (
     <div
       className="battle__side"
-      data-testid={`battle-seat-${seat.seat}`}
-      data-you={seat.isYou || undefined}
+      data-testid={`battle-seat-${seat}`}
+      data-you={isYou || undefined}
       data-won={won || undefined}
-      data-team={seat.team}
-      data-landed={settledRound}
+      data-team={team}
+      data-landed={landed}
     >
       <div className="battle__player">
-        <Avatar src={seat.player?.avatar ?? null} name={name} size={36} />
+        <Avatar src={avatar} name={name} size={36} />
         <span className="battle__name">
           {name}
-          {seat.isYou && ` (${t('battle.you')})`}
+          {isYou && ` (${t('battle.you')})`}
         </span>
       </div>
-      <span className="battle__seat-total" data-testid={`battle-total-${seat.seat}`}>
-        <TonIcon size={14} /> {formatTon(shown >= battle.revealedRounds ? seat.total : total)}
+      <span className="battle__seat-total" data-testid={`battle-total-${seat}`}>
+        <TonIcon size={14} /> {total}
       </span>
       {canJoin && (
         <button
           type="button"
           className="button battle__join"
-          onClick={onJoin}
-          data-testid={`battle-join-${seat.seat}`}
+          onClick={() => onJoin(seat)}
+          data-testid={`battle-join-${seat}`}
         >
           {t('battle.join')}
         </button>
       )}
-      <div
-        ref={reelRef}
-        className="battle__reel"
-        style={{ height: battleReelHeight(REEL_PADDING) }}
-        role="img"
-        aria-label={t('battle.reelLabel')}
-      >
-        {width > 0 && images.length > 0 && (
-          <SceneView
-            scene="battle-reel"
-            cue={cue}
-            width={width}
-            height={battleReelHeight(REEL_PADDING)}
-            dpr={sceneResolution()}
-            className="battle__canvas"
-            onEvents={onEvents}
-          />
-        )}
-      </div>
-      <ul className="battle__drops" data-testid={`battle-drops-${seat.seat}`}>
+      <SeatReelView seat={seat} cue={reel} onLanded={onLanded} />
+      <ul className="battle__drops" data-testid={`battle-drops-${seat}`}>
         {drops.map((d) => (
           <li key={d.round} className="battle__drop" data-item={d.item.id} title={itemName(d.item)}>
             <ArtImage src={d.item.imageUrl} className="battle__drop-art" />
@@ -322,27 +370,78 @@ function SeatColumn(props: {
       </ul>
     </div>
   );
-}
+}, sameSeat);
 
-/** A case's items as the reel's tiles. */
-function reelCases(box: Battle['cases'][number] | undefined): BattleCase[] {
-  return (box?.items ?? []).map((i) => ({ id: i.id, name: i.name, imageUrl: i.imageUrl }));
+/**
+ * A seat's reel: its props never change during a battle, so the scene's host is not rendered again for a
+ * round (the cue atom reaches the scene by subscription). It tells the round its reel landed.
+ */
+const SeatReelView = memo(function SeatReelView(props: {
+  seat: number;
+  cue: ReelCue | null;
+  onLanded: (seat: number, round: number) => void;
+}) {
+  const { seat, cue, onLanded } = props;
+  const { t } = useTranslation();
+  const store = useStore();
+  const [reelRef, width] = useElementWidth<HTMLDivElement>();
+  // the round the reel was cued with last, read when it settles
+  const landed = () => {
+    if (cue) onLanded(seat, store.get(cue).round);
+  };
+  const onEvents = useSceneEvents({
+    label: 'Battle reel',
+    settled: landed,
+    // a failed reel must not hide the result: the drops and totals below still show it
+    failed: landed,
+  });
+  return (
+    <div
+      ref={reelRef}
+      className="battle__reel"
+      style={{ height: battleReelHeight(REEL_PADDING) }}
+      role="img"
+      aria-label={t('battle.reelLabel')}
+    >
+      {width > 0 && cue && (
+        <SceneView
+          scene="battle-reel"
+          cue={cue}
+          width={width}
+          height={battleReelHeight(REEL_PADDING)}
+          dpr={sceneResolution()}
+          className="battle__canvas"
+          onEvents={onEvents}
+        />
+      )}
+    </div>
+  );
+});
+
+/** Whether the revealed round's case has art for a reel (a case without any: its round counts as landed). */
+function hasReel(battle: Battle): boolean {
+  return (battle.cases[Math.max(0, battle.revealedRounds - 1)]?.items.length ?? 0) > 0;
 }
 
 /**
  * How many rounds may be shown: every round before the one revealed last, and that one once the reels of
  * every seat have landed on it.
  */
-function shownRounds(battle: Battle, landed: Record<number, number>): number {
+function shownRounds(battle: Battle, landed: Record<number, number>, noReel: boolean): number {
   const round = battle.revealedRounds;
-  if (round === 0) return 0;
+  if (round === 0 || noReel) return round;
   // the round every seat's reel has landed: a room that fell behind (a slow phone, a missed event, a
   // return to a battle under way) shows no round its reels have not played yet
   return Math.min(round, ...battle.seats.map((s) => landed[s.seat] ?? 0));
 }
 
 /** The battle's proof: its seeds, and a check of every roll recomputed here in the browser. */
-function BattleProof({ battle }: { battle: Battle }) {
+const BattleProof = memo(function BattleProof(battle: {
+  serverSeedHash: string;
+  publicSeed: string | null;
+  serverSeed: string | null;
+  rolls: readonly BattleRoll[];
+}) {
   const { t } = useTranslation();
   const [result, setResult] = useState<'ok' | 'bad' | null>(null);
   const verify = async () => {
@@ -384,4 +483,4 @@ function BattleProof({ battle }: { battle: Battle }) {
       {result && <p data-testid="battle-verify-result">{t(`battle.proof.${result}`)}</p>}
     </details>
   );
-}
+});

@@ -76,8 +76,11 @@ export function BonusWheelPage() {
   const reducedMotion = usePrefersReducedMotion();
   const wheel = useAtomValue(wheelAtom);
   const state = wheel.data;
+  // the spin shown as landed (its answer's prize); the spin the wheel is turning is in wheelSpin below
   const [spin, setSpin] = useState<Spin | null>(null);
-  const [phase, setPhase] = useState<'idle' | 'asking' | 'spinning' | 'landed'>('idle');
+  // 'asking' from the tap until the wheel lands: the answer starts the wheel without a render of this screen
+  // (nothing here changes for the player before the landing)
+  const [phase, setPhase] = useState<'idle' | 'asking' | 'landed'>('idle');
   const [error, setError] = useState<string | null>(null);
   // one tap, one spin: a second tap before the answer is ignored synchronously
   const busy = useRef(false);
@@ -109,6 +112,8 @@ export function BonusWheelPage() {
   // the spin the wheel plays: set from the answer itself, so the wheel turns before the screen re-renders
   const store = useStore();
   const [wheelSpin] = useState(() => atom<Spin | null>(null));
+  // the last spin shown as landed
+  const landedId = useRef(0);
 
   const start = async () => {
     if (busy.current || !state?.available) return;
@@ -128,12 +133,8 @@ export function BonusWheelPage() {
         spin: { ...turns, segment: answer.segment },
         answer,
       };
-      // the wheel turns now; the screen follows
+      // the wheel turns now; the screen shows nothing new until it lands
       store.set(wheelSpin, next);
-      startTransition(() => {
-        setSpin(next);
-        setPhase('spinning');
-      });
     } catch (failure) {
       setError(apiErrorText(failure));
       setPhase('idle');
@@ -144,9 +145,14 @@ export function BonusWheelPage() {
   };
 
   const land = useCallback(() => {
-    setPhase((current) => (current === 'spinning' ? 'landed' : current));
+    const landed = store.get(wheelSpin);
+    // only a spin under way lands (a watchdog or a settle after an error does nothing)
+    if (!busy.current || !landed || landed.id === landedId.current) return;
+    landedId.current = landed.id;
+    setSpin(landed);
+    setPhase('landed');
     busy.current = false;
-  }, []);
+  }, [store, wheelSpin]);
 
   // once landed, the money and the item show (never before the wheel tells)
   useEffect(() => {
@@ -159,7 +165,7 @@ export function BonusWheelPage() {
   }, [phase, spin]);
 
   // a stalled scene must not lock the screen; counted from when the wheel really starts, not from the tap
-  const started = useSpinWatchdog(phase === 'spinning', SPIN_MS, land);
+  const started = useSpinWatchdog(phase === 'asking', SPIN_MS, land);
 
   // the plan follows the spin atom directly and the face from render: a new face (a new language) is
   // prepared again, it never replays a spin
@@ -187,7 +193,7 @@ export function BonusWheelPage() {
     failed: land,
   });
 
-  const spinning = phase === 'asking' || phase === 'spinning';
+  const spinning = phase === 'asking';
   const result = phase === 'landed' ? spin?.answer : null;
 
   return (

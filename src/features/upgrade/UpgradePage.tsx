@@ -145,10 +145,13 @@ export function UpgradePage() {
       startTransition(() => dispatch({ type: 'start' }));
       try {
         const answer = await roll;
-        // the wheel first, straight from the answer; the screen follows as a transition
-        const spinId = showRoll(answer);
-        if (spinId !== null) awaiting.current = { spinId, outcome: answer.success ? 'success' : 'fail' };
-        startTransition(() => dispatch({ type: 'answered', answer }));
+        // the wheel turns now (the roll atom reaches the scene by subscription, not through a render); the
+        // screen's one re-render for it (the wheel's roll and the page's phase together) is a transition
+        startTransition(() => {
+          const spinId = showRoll(answer);
+          if (spinId !== null) awaiting.current = { spinId, outcome: answer.success ? 'success' : 'fail' };
+          dispatch({ type: 'answered', answer });
+        });
       } catch (error) {
         showRoll(null, restingChance.current);
         startTransition(() =>
@@ -252,6 +255,9 @@ export function UpgradePage() {
     dispatch({ type: 'target', itemId });
   }, []);
 
+  // stable: the button reads the state of the tap's render
+  const upgrade = useCallback(() => void start(latest.current), [start]);
+
   const optionsReady = state.coef !== null && stake !== null;
   const options = useAtomValue(optionsReady ? upgradeOptionsAtom(stake.id, state.coef!) : NO_OPTIONS);
   const targets = options.data?.targets ?? [];
@@ -309,9 +315,13 @@ export function UpgradePage() {
 
         {optionsReady ? (
           <UpgradeButton
-            state={state}
-            ready={stake !== null && config.data !== undefined}
-            onUpgrade={() => void start(state)}
+            stakeId={stake.id}
+            coef={state.coef!}
+            targetId={state.targetId}
+            started={state.started}
+            upgrading={state.phase === 'requesting' || state.phase === 'rolling'}
+            ready={config.data !== undefined}
+            onUpgrade={upgrade}
           />
         ) : (
           <button type="button" className="button upgrade-button" data-testid="upgrade-button" disabled>
@@ -401,7 +411,15 @@ export function UpgradePage() {
   );
 }
 
-function Amount({ label, value, testId }: { label: string; value: string; testId: string }) {
+const Amount = memo(function Amount({
+  label,
+  value,
+  testId,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+}) {
   return (
     <div className="upgrade-amount">
       <span className="upgrade-amount__label">{label}</span>
@@ -411,7 +429,7 @@ function Amount({ label, value, testId }: { label: string; value: string; testId
       </span>
     </div>
   );
-}
+});
 
 /** The target: the player's pick, else the server's default (the first option). */
 function useTarget(stakeId: string, coef: UpgradeMultiplier, targetId: string | null) {
@@ -421,7 +439,7 @@ function useTarget(stakeId: string, coef: UpgradeMultiplier, targetId: string | 
   return { options, targets, target };
 }
 
-function DesiredPrize({
+const DesiredPrize = memo(function DesiredPrize({
   stakeId,
   coef,
   targetId,
@@ -433,21 +451,31 @@ function DesiredPrize({
   const { t } = useTranslation();
   const { target } = useTarget(stakeId, coef, targetId);
   return <Amount label={t('upgrade.prize')} value={target?.price ?? '0'} testId="upgrade-prize" />;
-}
+});
 
-function UpgradeButton({
-  state,
+/** Rendered again only when its label or whether it can be tapped may change, not with each phase. */
+const UpgradeButton = memo(function UpgradeButton({
+  stakeId,
+  coef,
+  targetId,
+  started,
+  upgrading,
   ready,
   onUpgrade,
 }: {
-  state: UpgradeState;
-  /** the stake is held and the odds have loaded */
+  stakeId: string;
+  coef: UpgradeMultiplier;
+  targetId: string | null;
+  started: boolean;
+  /** a roll is out or turning */
+  upgrading: boolean;
+  /** the odds have loaded (the stake is held: the button shows only then) */
   ready: boolean;
   onUpgrade: () => void;
 }) {
   const { t } = useTranslation();
-  const { target } = useTarget(state.stakeId!, state.coef!, state.targetId);
-  const enabled = canUpgrade(state, { stakeHeld: ready, hasTarget: target !== null });
+  const { target } = useTarget(stakeId, coef, targetId);
+  const enabled = canUpgrade({ coef, stakeId, started }, { stakeHeld: ready, hasTarget: target !== null });
   return (
     <button
       type="button"
@@ -456,12 +484,10 @@ function UpgradeButton({
       disabled={!enabled}
       onClick={onUpgrade}
     >
-      {state.phase === 'requesting' || state.phase === 'rolling'
-        ? t('upgrade.upgrading')
-        : t('upgrade.upgrade')}
+      {upgrading ? t('upgrade.upgrading') : t('upgrade.upgrade')}
     </button>
   );
-}
+});
 
 interface GridProps {
   selectedId: string | null;

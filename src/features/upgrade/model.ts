@@ -175,7 +175,10 @@ export function upgradeReducer(state: UpgradeState, action: UpgradeAction): Upgr
 }
 
 /** Whether Upgrade may be pressed (spec §5): a multiplier, an item, a target to aim at, and not started. */
-export function canUpgrade(state: UpgradeState, ready: { stakeHeld: boolean; hasTarget: boolean }): boolean {
+export function canUpgrade(
+  state: Pick<UpgradeState, 'coef' | 'stakeId' | 'started'>,
+  ready: { stakeHeld: boolean; hasTarget: boolean },
+): boolean {
   return (
     state.coef !== null && state.stakeId !== null && ready.stakeHeld && ready.hasTarget && !state.started
   );

@@ -1,5 +1,5 @@
 import { atom, useStore, type Atom, type PrimitiveAtom } from 'jotai';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { BattleReelConfig, BattleReelScenePlan } from '../../../scenes/battle-reel';
 import type { BonusWheelConfig, BonusWheelScenePlan } from '../../../scenes/bonus-wheel';
 import type { ChanceWheelConfig, ChanceWheelScenePlan } from '../../../scenes/chance-wheel';
@@ -89,7 +89,7 @@ export interface SceneViewProps<S extends SceneId> {
  * worker where it can be), and forwards the plan, play, size and config when they change: at phase edges,
  * never per frame. Everything that moves is drawn by the runtime; React does not render during a spin.
  */
-export function SceneView<S extends SceneId>(props: SceneViewProps<S>) {
+function SceneHost<S extends SceneId>(props: SceneViewProps<S>) {
   const { scene, cue, width, height, dpr = 1, renderer, config, className } = props;
   const store = useStore();
   const box = useRef<HTMLDivElement>(null);
@@ -162,3 +162,9 @@ export function SceneView<S extends SceneId>(props: SceneViewProps<S>) {
 
   return <div ref={box} className="scene-view" style={{ position: 'relative' }} />;
 }
+
+/**
+ * Rendered again only when its props change: a screen's render at a phase edge (an answer, a landing) does
+ * not reach the scene's host, whose cue arrives by subscription anyway.
+ */
+export const SceneView = memo(SceneHost) as typeof SceneHost;
