@@ -73,7 +73,7 @@ export function prizeCaseOf(caseId: string, rows: readonly unknown[]): PrizeCase
 }
 
 /** Where a free opening's nonce comes from: a lease taken already, or the pair's next nonce, taken by the write. */
-export type FreeNonce =
+type FreeNonce =
   | { taken: SeedLease }
   | {
       /** The player's seed pair (locked by the caller) and its next nonce: the write moves it on by one. */
