@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { openAs, startAppServer, type TestServer } from './players.ts';
 
 // The two wheels on both scene paths (the worker, and the main thread with `?scenes=main`): a spin hands
@@ -222,6 +222,14 @@ test.describe('bonus wheel', () => {
     await page.waitForTimeout(500);
   }
 
+  /** A new player's daily wheel on a scene path, ready to spin. */
+  async function wheelPage(browser: Browser, name: string, mode: Mode) {
+    const context = await browser.newContext();
+    const page = await openAs(context, server, { id: nextId++, first_name: name }, `/wheel?scenes=${mode}`);
+    await readyWheel(page, mode);
+    return { context, page };
+  }
+
   async function spin(page: Page): Promise<SpinAnswer> {
     const answer = page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/wheel/spin' && r.request().method() === 'POST',
@@ -245,14 +253,7 @@ test.describe('bonus wheel', () => {
       browser,
     }) => {
       test.setTimeout(120_000);
-      const context = await browser.newContext();
-      const page = await openAs(
-        context,
-        server,
-        { id: nextId++, first_name: 'Spinner' },
-        `/wheel?scenes=${mode}`,
-      );
-      await readyWheel(page, mode);
+      const { context, page } = await wheelPage(browser, 'Spinner', mode);
       const answer = await spin(page);
       await expectHandedOff(page);
       await expectWheelLanded(page, answer);
@@ -263,14 +264,7 @@ test.describe('bonus wheel', () => {
       browser,
     }) => {
       test.setTimeout(120_000);
-      const context = await browser.newContext();
-      const page = await openAs(
-        context,
-        server,
-        { id: nextId++, first_name: 'Resizer' },
-        `/wheel?scenes=${mode}`,
-      );
-      await readyWheel(page, mode);
+      const { context, page } = await wheelPage(browser, 'Resizer', mode);
       const before = await canvasWidth(page, 'bonus-wheel');
       const answer = await spin(page);
       const discs = page.locator('.scene-disc');
