@@ -29,9 +29,11 @@ let keepHidden = 0;
 
 /** A pushed balance that came while a scene played a spin: shown when it ends (the header holds still). */
 let heldBalance: string | null = null;
+/** Holds taken by screens whose answer pays before their scene starts playing (see holdBalance). */
+let holds = 0;
 
 function showBalance(balance: string): void {
-  if (store.get(scenePlayingAtom)) {
+  if (holds > 0 || store.get(scenePlayingAtom)) {
     heldBalance = balance;
     return;
   }
@@ -44,6 +46,23 @@ function showBalance(balance: string): void {
 store.sub(scenePlayingAtom, () => {
   if (!store.get(scenePlayingAtom) && heldBalance !== null) showBalance(heldBalance);
 });
+
+/**
+ * Holds pushed balances back from now until the returned release is called (once; later calls do nothing).
+ * A spin whose request pays a prize (the bonus wheel) takes it at the tap: the prize's push can arrive
+ * between the answer and the scene's start, and the header must not tell before the wheel lands. The last
+ * held balance is shown on release unless a scene is still playing.
+ */
+export function holdBalance(): () => void {
+  holds += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds -= 1;
+    if (holds === 0 && heldBalance !== null) showBalance(heldBalance);
+  };
+}
 
 /** Opens the app socket (once). The feed needs no sign-in; the balance follows once a token exists. */
 export function startLiveSocket(): void {

@@ -32,10 +32,35 @@ test('the daily wheel lands on the server’s prize, credits it and counts down 
   await expect(page.getByTestId('bonus-prizes').locator('li')).toHaveCount(12);
   await expect(page.getByTestId('wheel-status')).toHaveText('Your free spin is ready');
   await expect(spin).toHaveText('Spin');
+  const header = page.getByTestId('header-balance');
+  await expect(header).toBeVisible();
+  const headerBefore = await header.innerText();
+  // every text the header shows from the tap on, and whether the result was up by then
+  await page.evaluate(() => {
+    const shown: { text: string; result: boolean }[] = [];
+    (window as unknown as { headerShown: typeof shown }).headerShown = shown;
+    const target = document.querySelector('[data-testid="header-balance"]')!;
+    new MutationObserver(() =>
+      shown.push({
+        text: (target as HTMLElement).innerText,
+        result: document.querySelector('[data-testid="wheel-result"]') !== null,
+      }),
+    ).observe(target, { subtree: true, childList: true, characterData: true });
+  });
   await spin.click();
   await expect(spin).toBeDisabled();
   const result = page.getByTestId('wheel-result');
   await expect(result).toBeVisible({ timeout: 20_000 });
+  // the prize's balance push comes right after the answer, but the header tells only once the wheel landed
+  await expect(header).not.toHaveText(headerBefore);
+  const shown = await page.evaluate(
+    () => (window as unknown as { headerShown: { text: string; result: boolean }[] }).headerShown,
+  );
+  expect(shown.length, 'the header changed').toBeGreaterThan(0);
+  expect(
+    shown.filter((s) => !s.result && s.text !== headerBefore),
+    'the header before the landing',
+  ).toEqual([]);
   await expect(result).toHaveAttribute('data-kind', 'ton');
   await expect(result).toContainText('You won 0.10 TON!');
   await expect(result).toContainText('Credited to your balance');

@@ -20,6 +20,7 @@ import { SceneView, useFollowingAtom, type SceneCue } from '../../lib/scene/Scen
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { afterSpin, spinWheel, wheelAtom } from './api';
+import { holdBalance } from '../../state/live';
 import { BONUS_WORD, LETTERS_COLLECTED } from './prizes';
 import './bonus.css';
 
@@ -84,6 +85,9 @@ export function BonusWheelPage() {
   const [error, setError] = useState<string | null>(null);
   // one tap, one spin: a second tap before the answer is ignored synchronously
   const busy = useRef(false);
+  // the balance hold taken at the tap (released when the wheel lands, the spin fails or the screen goes)
+  const releaseBalance = useRef<() => void>(() => undefined);
+  useEffect(() => () => releaseBalance.current(), []);
 
   useEffect(() => preloadSounds(), []);
 
@@ -118,6 +122,9 @@ export function BonusWheelPage() {
   const start = async () => {
     if (busy.current || !state?.available) return;
     busy.current = true;
+    // the prize's balance push may come before the wheel starts: the header holds still until it lands
+    releaseBalance.current();
+    releaseBalance.current = holdBalance();
     // the request leaves first; the screen's re-render is a transition after the tap
     const request = spinWheel();
     hapticImpact('light');
@@ -139,6 +146,7 @@ export function BonusWheelPage() {
       setError(apiErrorText(failure));
       setPhase('idle');
       busy.current = false;
+      releaseBalance.current();
       hapticNotification('error');
       void wheel.refetch();
     }
@@ -158,6 +166,7 @@ export function BonusWheelPage() {
   useEffect(() => {
     if (phase !== 'landed' || !spin) return;
     afterSpin(spin.answer);
+    releaseBalance.current();
     if (spin.answer.prize.kind !== 'none') {
       playWinSound(spin.answer.prize.kind === 'case' ? 2 : 1);
       hapticNotification('success');
