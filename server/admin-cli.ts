@@ -9,6 +9,7 @@ import type {
 import type { Config } from './config.ts';
 import { DatabaseLockedError, openDatabase, type Db } from './db/index.ts';
 import { createBus, type EventBus } from './realtime/bus.ts';
+import { publishWithdrawal } from './realtime/withdrawals.ts';
 import { seedCatalogue } from './games/seed.ts';
 import { announceCatalogueChange } from './games/catalogue-cache.ts';
 import { HttpError } from './lib/errors.ts';
@@ -67,11 +68,28 @@ export interface AdminBackend extends PromoBackend {
   resolve(id: bigint, outcome: WithdrawalOutcome, note: string | null): Promise<AdminWithdrawal>;
 }
 
-function databaseBackend(db: Db): AdminBackend {
+/**
+ * The database itself. With a bus (the command-line tool on Postgres, whose NOTIFY reaches the running
+ * servers), a resolved withdrawal is announced as the operator API does, so the player's open app updates.
+ */
+function databaseBackend(db: Db, bus?: EventBus, warn?: (line: string) => void): AdminBackend {
   return {
     ...promoDatabase(db),
     list: (status) => listAllWithdrawals(db, status ? { status } : {}),
-    resolve: (id, outcome, note) => resolveWithdrawal(db, id, outcome, note),
+    resolve: async (id, outcome, note) => {
+      const withdrawal = await resolveWithdrawal(db, id, outcome, note);
+      // committed already: a lost message costs only freshness (the app reads again now and then)
+      if (bus) {
+        await publishWithdrawal(bus, {
+          userId: BigInt(withdrawal.userId),
+          id: BigInt(withdrawal.id),
+          status: withdrawal.status,
+        }).catch((err: unknown) =>
+          warn?.(`(the change was not announced to running servers: ${String(err)})`),
+        );
+      }
+      return withdrawal;
+    },
   };
 }
 
@@ -132,7 +150,8 @@ export async function runAdmin(args: readonly string[], config: Config, io: Admi
     io.err(`(through the running server at ${url})`);
     return runAdminCli(args, serverBackend(url, config.adminKey), io);
   }
-  // on Postgres the bus reaches running servers (NOTIFY), so a catalogue change shows without a restart
+  // on Postgres the bus reaches running servers (NOTIFY), so a catalogue change shows without a restart and
+  // a withdrawal resolved here reaches the player's open app
   const bus = await createBus(database);
   try {
     return await runAdminCli(args, database.db, io, { rtp: config.rtp, bus });
@@ -142,8 +161,11 @@ export async function runAdmin(args: readonly string[], config: Config, io: Admi
   }
 }
 
-/** What `catalogue reload` needs besides the database: the RTP to solve weights for, the bus to announce on. */
-export interface CatalogueAdmin {
+/**
+ * What the database commands need besides the database: the RTP `catalogue reload` solves weights for, and
+ * the bus that catalogue changes and resolved withdrawals are announced on.
+ */
+export interface AdminContext {
   rtp: number;
   bus: EventBus;
 }
@@ -152,9 +174,9 @@ export async function runAdminCli(
   args: readonly string[],
   target: Db | AdminBackend,
   io: AdminIo,
-  catalogue?: CatalogueAdmin,
+  catalogue?: AdminContext,
 ): Promise<number> {
-  const backend = target instanceof Kysely ? databaseBackend(target) : target;
+  const backend = target instanceof Kysely ? databaseBackend(target, catalogue?.bus, io.err) : target;
   const [group, command, ...rest] = args;
   if (group === 'catalogue' && command === 'reload' && rest.length === 0) {
     if (!catalogue || !(target instanceof Kysely)) {

@@ -10,6 +10,7 @@ import type {
   WithdrawalsResponse,
 } from '../../contract/inventory.ts';
 import { runAdminCli } from '../../server/admin-cli.ts';
+import { WITHDRAWALS_CHANNEL } from '../../server/realtime/withdrawals.ts';
 import { giveToInventory } from '../../server/inventory/inventory.ts';
 import { setBalance, startServer, type TestServer } from './harness.ts';
 import { TON } from './games.ts';
@@ -503,13 +504,18 @@ describe('withdrawing', () => {
       });
       ids.push(res.body.withdrawal.id);
     }
+    // what the command line announces to running servers (their sockets tell the player's app)
+    const announced: unknown[] = [];
+    const stop = server.built.ctx.bus.subscribe(WITHDRAWALS_CHANNEL, (payload) => announced.push(payload));
     const run = async (...args: string[]) => {
       const out: string[] = [];
       const err: string[] = [];
-      const code = await runAdminCli(args, server.built.ctx.db, {
-        out: (l) => out.push(l),
-        err: (l) => err.push(l),
-      });
+      const code = await runAdminCli(
+        args,
+        server.built.ctx.db,
+        { out: (l) => out.push(l), err: (l) => err.push(l) },
+        { rtp: server.built.ctx.config.rtp, bus: server.built.ctx.bus },
+      );
       return { code, out: out.join('\n'), err: err.join('\n') };
     };
 
@@ -536,6 +542,12 @@ describe('withdrawing', () => {
     ]);
     const all = await run('withdrawals', 'list', 'all');
     expect(all.out).toContain(`#${ids[0]}  completed`);
+    // one announcement per resolution that changed something, none for the refused ones
+    stop();
+    expect(announced).toEqual([
+      { userId: '820401', id: ids[0], status: 'completed' },
+      { userId: '820401', id: ids[1], status: 'failed' },
+    ]);
   });
 });
 
