@@ -7,6 +7,7 @@ import { lockPlayer } from '../db/locks.ts';
 import { giveToInventory } from '../inventory/inventory.ts';
 import { classifyFailure, type TelegramCalls } from './api.ts';
 import { enqueueNotification } from './outbox.ts';
+import { starTransactionsSince } from './star-transactions.ts';
 import type { WithdrawalFailure } from '../../contract/inventory.ts';
 
 /**
@@ -31,8 +32,6 @@ const BATCH = 10;
 const UNKNOWN_BACKOFF_SECONDS = 5;
 /** How far back (seconds) before an attempt began its Star transaction may be dated (clock differences). */
 const CLOCK_SLACK_SECONDS = 120;
-/** Pages of Star transactions read at most when reconciling (100 each). */
-const MAX_TRANSACTION_PAGES = 200;
 
 export interface DeliveryOptions {
   businessConnectionId: string | null;
@@ -340,42 +339,37 @@ export class DeliveryWorker {
       return !owned.some((g) => g.owned_gift_id === attempt.owned_gift_id);
     }
     const since = Math.floor(attempt.started_at.getTime() / 1000) - CLOCK_SLACK_SECONDS;
+    // this player's purchases of this gift since the attempt began, oldest first
+    const candidates: string[] = [];
+    for await (const tx of starTransactionsSince(this.calls, since, signal)) {
+      const r = tx.receiver;
+      if (
+        r?.type === 'user' &&
+        r.transaction_type === 'gift_purchase' &&
+        BigInt(r.user.id) === w.user_id &&
+        r.gift?.id === attempt.gift_id
+      )
+        candidates.push(tx.id);
+    }
+    if (candidates.length === 0) return false;
     const matched = new Set(
       (
         await this.db
           .selectFrom('withdrawal_attempts')
           .select('star_transaction_id')
-          .where('star_transaction_id', 'is not', null)
+          .where('star_transaction_id', 'in', candidates)
           .execute()
       ).map((r) => r.star_transaction_id),
     );
-    for (let page = 0; page < MAX_TRANSACTION_PAGES; page++) {
-      const { transactions } = await this.calls.getStarTransactions(
-        { offset: page * 100, limit: 100 },
-        signal,
-      );
-      for (const tx of transactions) {
-        const r = tx.receiver;
-        if (
-          tx.date >= since &&
-          r?.type === 'user' &&
-          r.transaction_type === 'gift_purchase' &&
-          BigInt(r.user.id) === w.user_id &&
-          r.gift?.id === attempt.gift_id &&
-          !matched.has(tx.id)
-        ) {
-          // claim the transaction for this attempt (unique), so another attempt cannot count it too
-          await this.db
-            .updateTable('withdrawal_attempts')
-            .set({ star_transaction_id: tx.id })
-            .where('id', '=', attempt.id)
-            .execute();
-          return true;
-        }
-      }
-      if (transactions.length < 100) break;
-    }
-    return false;
+    const found = candidates.find((id) => !matched.has(id));
+    if (found === undefined) return false;
+    // claim the transaction for this attempt (unique), so another attempt cannot count it too
+    await this.db
+      .updateTable('withdrawal_attempts')
+      .set({ star_transaction_id: found })
+      .where('id', '=', attempt.id)
+      .execute();
+    return true;
   }
 
   private async pickOwnedGift(

@@ -46,6 +46,8 @@ export interface TelegramStandIn {
   receiveGift(collection: string, senderId: number | null, sendDate?: number): StandInGift;
   /** an update for getUpdates (long polling) */
   pushUpdate(update: Record<string, unknown>): void;
+  /** `count` Star transactions of other players' gifts, dated `date` (Unix seconds), as if long past */
+  pastTransactions(count: number, date: number): void;
   callsOf(method: string): BotApiCall[];
   close(): Promise<void>;
 }
@@ -251,6 +253,21 @@ export async function startTelegram(token = '123456:TEST-stand-in-token'): Promi
     },
     pushUpdate(update) {
       updates.push(update);
+    },
+    pastTransactions(count, date) {
+      // older than everything listed so far: they go first (the list is chronological)
+      const past = Array.from({ length: count }, (_, i) => ({
+        id: `past-${date}-${i}`,
+        amount: 15,
+        date,
+        receiver: {
+          type: 'user',
+          transaction_type: 'gift_purchase',
+          user: { id: 1_000 + (i % 97), is_bot: false, first_name: 'Someone' },
+          gift: { id: 'past-gift', sticker: sticker(), star_count: 15 },
+        },
+      }));
+      transactions.unshift(...past);
     },
     callsOf: (method) => calls.filter((c) => c.method === method),
     async close() {
