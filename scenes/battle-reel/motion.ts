@@ -1,5 +1,5 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
-import { easedKeyframes, markTimes } from '../shared/keyframes.ts';
+import { markTimes, scrollKeyframes as easedScrollKeyframes } from '../shared/keyframes.ts';
 import { resolveConfig } from './config.ts';
 import type { BattleReelPlan } from './plan.ts';
 
@@ -149,22 +149,8 @@ export function battleStrip(reel: BattleReelMotion, widthPx: number, tileGap: nu
 }
 
 /** A reel's scroll as keyframes (see battleStrip), computed once per motion. */
-const scrolls = new WeakMap<BattleReelMotion, { t: number; value: number }[]>();
-
 function scrollKeyframes(reel: BattleReelMotion): { t: number; value: number }[] {
-  let keyframes = scrolls.get(reel);
-  if (!keyframes) {
-    keyframes = easedKeyframes(
-      (t) => tweenAt(reel.durationMs, reel.ease, t).eased,
-      reel.ease,
-      reel.durationMs,
-      reel.startX,
-      reel.finalX,
-      KEYFRAME_TOLERANCE_PX,
-    );
-    scrolls.set(reel, keyframes);
-  }
-  return keyframes;
+  return easedScrollKeyframes(reel, KEYFRAME_TOLERANCE_PX);
 }
 
 /**

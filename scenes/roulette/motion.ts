@@ -1,5 +1,5 @@
 import { tweenAt } from '../shared/easing.ts';
-import { easedKeyframes, markTimes } from '../shared/keyframes.ts';
+import { markTimes, scrollKeyframes as easedScrollKeyframes } from '../shared/keyframes.ts';
 export { KEYFRAME_MAX_MS } from '../shared/keyframes.ts';
 import { resolveConfig } from './config.ts';
 import type { RoulettePlan } from './plan.ts';
@@ -114,29 +114,13 @@ export function reelStrip(reel: ReelMotion, trackLength: number, widthPx: number
   return { cards, keyframes };
 }
 
-/** Each motion's scroll keyframes. */
-const scrolls = new WeakMap<ReelMotion, { t: number; value: number }[]>();
-
 /**
  * A reel's scroll as keyframes (see reelStrip), computed once per motion; called for a stand-in motion of
  * the same config and width while the page waits for the tap, it samples the ease for the real spin ahead.
  */
 export function scrollKeyframes(reel: ReelMotion): { t: number; value: number }[] {
-  let keyframes = scrolls.get(reel);
-  if (!keyframes) {
-    keyframes = easedKeyframes(
-      (t) => tweenAt(reel.durationMs, reel.ease, t).eased,
-      reel.ease,
-      reel.durationMs,
-      reel.startX,
-      reel.finalX,
-      KEYFRAME_TOLERANCE_PX,
-      // no spin of this config goes further than the card after the winner's: one band for all of them
-      (reel.stopIndex + 1) * reel.pitch,
-    );
-    scrolls.set(reel, keyframes);
-  }
-  return keyframes;
+  // no spin of this config goes further than the card after the winner's: one band for all of them
+  return easedScrollKeyframes(reel, KEYFRAME_TOLERANCE_PX, (reel.stopIndex + 1) * reel.pitch);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { tweenAt } from './easing.ts';
 /**
  * Keyframes for a motion handed to the page's compositor: a pure value over time (a reel's scroll, a
  * wheel's angle) sampled for a linear-keyframed Web Animation. Each step is as long as the curve allows:
@@ -57,7 +58,7 @@ const EASED_CACHE_SIZE = 16;
  * ease, makes the band the same for all its plays (one sampling, which the scene can make while it waits). The first keyframe is `from` at 0 and the last
  * `to` at durationMs exactly.
  */
-export function easedKeyframes(
+function easedKeyframes(
   eased: (tMs: number) => number,
   cacheKey: string,
   durationMs: number,
@@ -99,4 +100,35 @@ export function markTimes(keyframes: readonly Keyframe[], firstMark: number, spa
       times.push(a.t + ((mark - a.value) / (b.value - a.value)) * (b.t - a.t));
   }
   return times;
+}
+
+/** A scroll from startX to finalX over durationMs eased by a named ease: what a reel's motion holds. */
+export interface EasedScroll {
+  durationMs: number;
+  ease: string;
+  startX: number;
+  finalX: number;
+}
+
+const scrollKeyframesOf = new WeakMap<EasedScroll, Keyframe[]>();
+
+/**
+ * A reel's scroll as keyframes within `tolerance` px (see easedKeyframes, `span` likewise), computed once per
+ * motion object: the strip, the tick schedule and the hand-off all read the same list.
+ */
+export function scrollKeyframes(scroll: EasedScroll, tolerance: number, span?: number): Keyframe[] {
+  let keyframes = scrollKeyframesOf.get(scroll);
+  if (!keyframes) {
+    keyframes = easedKeyframes(
+      (t) => tweenAt(scroll.durationMs, scroll.ease, t).eased,
+      scroll.ease,
+      scroll.durationMs,
+      scroll.startX,
+      scroll.finalX,
+      tolerance,
+      span,
+    );
+    scrollKeyframesOf.set(scroll, keyframes);
+  }
+  return keyframes;
 }
