@@ -30,8 +30,8 @@ const FLUSH_MS = 100;
 /** While the page is hidden (no animation frames), moving scenes are still stepped this often, ms. */
 const HIDDEN_STEP_MS = 200;
 /**
- * Trace marks around a play (read by the frames benchmark from a Chrome trace): `scene:motion` on the first
- * frame of a play that moves, `scene:settled` when it ends. Made on whichever thread the host runs.
+ * Trace marks around a play (read by the frames benchmark from a Chrome trace): `scene:motion` right after
+ * drawing the first frame of a play whose pose has left its start, `scene:settled` when it ends. Made on whichever thread the host runs.
  */
 const MOTION_MARK = 'scene:motion';
 const SETTLED_MARK = 'scene:settled';
@@ -56,9 +56,10 @@ export interface Compositor {
   preload(image: Blob): void;
   /**
    * Shows a surface's layers under its canvas, keyframes on the host's time line (performance.now()).
-   * Returns nothing when they are on the page as it returns (the page's own thread: the canvas's next frame
-   * and the layers reach the screen together); from a worker, a promise that resolves once the page shows
-   * them (the canvas keeps drawing them until then) and that never resolves if the page drops them.
+   * Returns nothing when they are on the page as it returns (the canvas's next frame and the layers reach
+   * the screen together); or a promise that resolves once the page shows them (the canvas keeps drawing
+   * them until then, so the play's first frames never wait for the layers) and that never resolves if the
+   * page drops them: the app's compositor on either path (from a worker through messages).
    */
   show(surface: number, layers: CompositedLayer[]): void | Promise<void>;
   /**
@@ -270,6 +271,11 @@ export class SceneHost {
         renderer.destroy();
         return;
       }
+      // scenes take no input (the app's buttons do): Pixi's pointer listeners, on the page's window where
+      // the host runs on the main thread, would run on every tap of the page, before its click
+      renderer.events?.setTargetElement(
+        null as unknown as Parameters<typeof renderer.events.setTargetElement>[0],
+      );
       surface.renderer = renderer;
       surface.scene = sceneFactories[sceneId](this.context(surface, renderer));
       this.emit(surface, { type: 'ready', renderer: renderer.name });
@@ -482,13 +488,16 @@ export class SceneHost {
     this.scheduled = 0;
     for (const surface of this.surfaces.values()) {
       if (!surface.scene || !surface.renderer || !(surface.animating || surface.dirty)) continue;
-      const moving = surface.scene.frame(surface.clock.now());
-      if (moving) this.markMotion(surface);
-      // while the compositor moves the strips, nothing is drawn until the hand-off ends
-      surface.animating = moving && !surface.clock.isPaused && surface.composited === null;
+      const at = surface.clock.now();
+      const moving = surface.scene.frame(at);
+      // while the compositor moves the strips, nothing is drawn until the hand-off ends (once the play's
+      // first moving frame is marked: a scene's lead holds the rest pose for a frame or two)
+      surface.animating =
+        moving && !surface.clock.isPaused && (surface.composited === null || surface.playPending);
       surface.dirty = false;
       surface.renderer.render(surface.stage);
       this.frames += 1;
+      if (moving) this.markMotion(surface, at);
       if (surface.hideStrips) {
         surface.hideStrips = false;
         this.options.compositor?.hide(surface.id);
@@ -507,8 +516,9 @@ export class SceneHost {
     this.hiddenTimer = undefined;
     for (const surface of this.surfaces.values()) {
       if (!surface.scene || !surface.animating) continue;
-      const moving = surface.scene.frame(surface.clock.now());
-      if (moving) this.markMotion(surface);
+      const at = surface.clock.now();
+      const moving = surface.scene.frame(at);
+      if (moving) this.markMotion(surface, at);
       surface.animating = moving && !surface.clock.isPaused && surface.composited === null;
       surface.dirty = true;
       this.flush(surface);
@@ -516,8 +526,13 @@ export class SceneHost {
     this.schedule();
   };
 
-  private markMotion(surface: Surface): void {
-    if (!surface.playPending) return;
+  /**
+   * Marks the play's first frame that shows it moved: drawn (the mark follows the render, so the frame is on
+   * its way to the screen) at a time past the spin's start (a scene's lead before it draws the rest pose).
+   */
+  private markMotion(surface: Surface, at: number): void {
+    const start = surface.clock.spinStart;
+    if (!surface.playPending || start === null || !(at > start)) return;
     surface.playPending = false;
     surface.inMotion = true;
     performance.mark(MOTION_MARK);
