@@ -101,6 +101,10 @@ interface Surface {
   offers: number;
   /** The strips were taken back: remove them from the page once the canvas has drawn them again. */
   hideStrips: boolean;
+  /** The play's hand-off waits for its first moving frame. */
+  handOffPending: boolean;
+  /** Counts the plays and the changes that take a play back: a hand-off made for an older one is dropped. */
+  turn: number;
 }
 
 /**
@@ -184,7 +188,10 @@ export class SceneHost {
           surface.playPending = true;
           scene.play(surface.clock.now());
           this.sendSchedule(surface, scene);
-          if (!this.composite(surface, scene)) this.animate(surface);
+          // the play's first frame is drawn here before its layers are made and handed to the page's
+          // compositor (in a task after that frame): the motion never waits for the hand-off
+          surface.handOffPending = true;
+          this.animate(surface);
         });
         return;
       case 'resize':
@@ -254,6 +261,8 @@ export class SceneHost {
       offered: null,
       offers: 0,
       hideStrips: false,
+      handOffPending: false,
+      turn: 0,
     };
     this.surfaces.set(id, surface);
     surface.queue = (async () => {
@@ -373,6 +382,18 @@ export class SceneHost {
     return true;
   }
 
+  /** After the frame just drawn (the play's first moving one), the play goes to the compositor if it can. */
+  private handOffLater(surface: Surface): void {
+    surface.handOffPending = false;
+    const turn = surface.turn;
+    setTimeout(() => {
+      const { scene } = surface;
+      if (surface.closed || !scene || turn !== surface.turn || !surface.inMotion) return;
+      if (surface.composited !== null || surface.offered !== null) return;
+      if (this.composite(surface, scene)) surface.animating = false;
+    }, 0);
+  }
+
   /** The page shows an offered play's layers: the canvas stops drawing them, unless it is too late. */
   private handOver(surface: Surface, offer: number, end: number): void {
     if (surface.closed || surface.offered !== offer || !surface.scene?.composite) return;
@@ -396,6 +417,8 @@ export class SceneHost {
 
   /** Takes a play's strips back from the compositor (a change mid-spin): frames draw the rest of it. */
   private uncomposite(surface: Surface): void {
+    surface.turn += 1;
+    surface.handOffPending = false;
     if (surface.offered !== null) {
       // offered and not shown yet: the canvas still draws them; the page drops them after its next frame
       surface.offered = null;
@@ -498,6 +521,7 @@ export class SceneHost {
       surface.renderer.render(surface.stage);
       this.frames += 1;
       if (moving) this.markMotion(surface, at);
+      if (surface.handOffPending && !surface.playPending) this.handOffLater(surface);
       if (surface.hideStrips) {
         surface.hideStrips = false;
         this.options.compositor?.hide(surface.id);
