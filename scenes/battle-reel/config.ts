@@ -8,7 +8,10 @@ export interface BattleReelConfig {
   reducedMotionDurationMs: number;
   /** Extra loops when the player asks for reduced motion. */
   reducedMotionLoops: number;
-  /** Delay between the tiles being ready and the reel starting, ms: lets the first frame land at t = 0. */
+  /**
+   * Delay between the play and the motion's start, ms. 0: the first frame after the play already moves (by
+   * one frame's worth, as every later frame does); a lead only holds the rest pose on screen for its frames.
+   */
   startLeadMs: number;
   /** Scroll easing (monotonic): a gsap ease name such as 'power3.out', or 'cubic-bezier(x1, y1, x2, y2)'. */
   ease: string;
@@ -43,7 +46,7 @@ export const battleReelConfig: BattleReelConfig = {
   loops: 3,
   reducedMotionDurationMs: 1200,
   reducedMotionLoops: 0,
-  startLeadMs: 30,
+  startLeadMs: 0,
   ease: 'power3.out',
   itemWidth: 90,
   tileGap: 8,

@@ -6,7 +6,10 @@ export interface RouletteConfig {
   durationMs: number;
   /** Length of a spin when the player asks for reduced motion, ms. */
   reducedMotionDurationMs: number;
-  /** Delay between the cards being ready and the reels starting, ms: lets the first frame land at t = 0. */
+  /**
+   * Delay between the play and the motion's start, ms. 0: the first frame after the play already moves (by
+   * one frame's worth, as every later frame does); a lead only holds the rest pose on screen for its frames.
+   */
   startLeadMs: number;
   /** With reduced motion the reel scrolls only this many cards before the winner, not the whole track. */
   reducedMotionCards: number;
@@ -51,7 +54,7 @@ export interface RouletteConfig {
 export const rouletteConfig: RouletteConfig = {
   durationMs: 10000,
   reducedMotionDurationMs: 3000,
-  startLeadMs: 50,
+  startLeadMs: 0,
   reducedMotionCards: 8,
   itemWidth: 130,
   cardGap: 8,

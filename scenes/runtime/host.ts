@@ -30,8 +30,8 @@ const FLUSH_MS = 100;
 /** While the page is hidden (no animation frames), moving scenes are still stepped this often, ms. */
 const HIDDEN_STEP_MS = 200;
 /**
- * Trace marks around a play (read by the frames benchmark from a Chrome trace): `scene:motion` on the first
- * frame of a play that moves, `scene:settled` when it ends. Made on whichever thread the host runs.
+ * Trace marks around a play (read by the frames benchmark from a Chrome trace): `scene:motion` right after
+ * drawing the first frame of a play whose pose has left its start, `scene:settled` when it ends. Made on whichever thread the host runs.
  */
 const MOTION_MARK = 'scene:motion';
 const SETTLED_MARK = 'scene:settled';
@@ -56,9 +56,10 @@ export interface Compositor {
   preload(image: Blob): void;
   /**
    * Shows a surface's layers under its canvas, keyframes on the host's time line (performance.now()).
-   * Returns nothing when they are on the page as it returns (the page's own thread: the canvas's next frame
-   * and the layers reach the screen together); from a worker, a promise that resolves once the page shows
-   * them (the canvas keeps drawing them until then) and that never resolves if the page drops them.
+   * Returns nothing when they are on the page as it returns (the canvas's next frame and the layers reach
+   * the screen together); or a promise that resolves once the page shows them (the canvas keeps drawing
+   * them until then, so the play's first frames never wait for the layers) and that never resolves if the
+   * page drops them: the app's compositor on either path (from a worker through messages).
    */
   show(surface: number, layers: CompositedLayer[]): void | Promise<void>;
   /**
@@ -100,6 +101,10 @@ interface Surface {
   offers: number;
   /** The strips were taken back: remove them from the page once the canvas has drawn them again. */
   hideStrips: boolean;
+  /** The play's hand-off waits for its first moving frame. */
+  handOffPending: boolean;
+  /** Counts the plays and the changes that take a play back: a hand-off made for an older one is dropped. */
+  turn: number;
 }
 
 /**
@@ -183,7 +188,10 @@ export class SceneHost {
           surface.playPending = true;
           scene.play(surface.clock.now());
           this.sendSchedule(surface, scene);
-          if (!this.composite(surface, scene)) this.animate(surface);
+          // the play's first frame is drawn here before its layers are made and handed to the page's
+          // compositor (in a task after that frame): the motion never waits for the hand-off
+          surface.handOffPending = true;
+          this.animate(surface);
         });
         return;
       case 'resize':
@@ -253,6 +261,8 @@ export class SceneHost {
       offered: null,
       offers: 0,
       hideStrips: false,
+      handOffPending: false,
+      turn: 0,
     };
     this.surfaces.set(id, surface);
     surface.queue = (async () => {
@@ -270,6 +280,11 @@ export class SceneHost {
         renderer.destroy();
         return;
       }
+      // scenes take no input (the app's buttons do): Pixi's pointer listeners, on the page's window where
+      // the host runs on the main thread, would run on every tap of the page, before its click
+      renderer.events?.setTargetElement(
+        null as unknown as Parameters<typeof renderer.events.setTargetElement>[0],
+      );
       surface.renderer = renderer;
       surface.scene = sceneFactories[sceneId](this.context(surface, renderer));
       this.emit(surface, { type: 'ready', renderer: renderer.name });
@@ -367,6 +382,18 @@ export class SceneHost {
     return true;
   }
 
+  /** After the frame just drawn (the play's first moving one), the play goes to the compositor if it can. */
+  private handOffLater(surface: Surface): void {
+    surface.handOffPending = false;
+    const turn = surface.turn;
+    setTimeout(() => {
+      const { scene } = surface;
+      if (surface.closed || !scene || turn !== surface.turn || !surface.inMotion) return;
+      if (surface.composited !== null || surface.offered !== null) return;
+      if (this.composite(surface, scene)) surface.animating = false;
+    }, 0);
+  }
+
   /** The page shows an offered play's layers: the canvas stops drawing them, unless it is too late. */
   private handOver(surface: Surface, offer: number, end: number): void {
     if (surface.closed || surface.offered !== offer || !surface.scene?.composite) return;
@@ -390,6 +417,8 @@ export class SceneHost {
 
   /** Takes a play's strips back from the compositor (a change mid-spin): frames draw the rest of it. */
   private uncomposite(surface: Surface): void {
+    surface.turn += 1;
+    surface.handOffPending = false;
     if (surface.offered !== null) {
       // offered and not shown yet: the canvas still draws them; the page drops them after its next frame
       surface.offered = null;
@@ -482,13 +511,17 @@ export class SceneHost {
     this.scheduled = 0;
     for (const surface of this.surfaces.values()) {
       if (!surface.scene || !surface.renderer || !(surface.animating || surface.dirty)) continue;
-      const moving = surface.scene.frame(surface.clock.now());
-      if (moving) this.markMotion(surface);
-      // while the compositor moves the strips, nothing is drawn until the hand-off ends
-      surface.animating = moving && !surface.clock.isPaused && surface.composited === null;
+      const at = surface.clock.now();
+      const moving = surface.scene.frame(at);
+      // while the compositor moves the strips, nothing is drawn until the hand-off ends (once the play's
+      // first moving frame is marked: a scene's lead holds the rest pose for a frame or two)
+      surface.animating =
+        moving && !surface.clock.isPaused && (surface.composited === null || surface.playPending);
       surface.dirty = false;
       surface.renderer.render(surface.stage);
       this.frames += 1;
+      if (moving) this.markMotion(surface, at);
+      if (surface.handOffPending && !surface.playPending) this.handOffLater(surface);
       if (surface.hideStrips) {
         surface.hideStrips = false;
         this.options.compositor?.hide(surface.id);
@@ -507,8 +540,9 @@ export class SceneHost {
     this.hiddenTimer = undefined;
     for (const surface of this.surfaces.values()) {
       if (!surface.scene || !surface.animating) continue;
-      const moving = surface.scene.frame(surface.clock.now());
-      if (moving) this.markMotion(surface);
+      const at = surface.clock.now();
+      const moving = surface.scene.frame(at);
+      if (moving) this.markMotion(surface, at);
       surface.animating = moving && !surface.clock.isPaused && surface.composited === null;
       surface.dirty = true;
       this.flush(surface);
@@ -516,8 +550,13 @@ export class SceneHost {
     this.schedule();
   };
 
-  private markMotion(surface: Surface): void {
-    if (!surface.playPending) return;
+  /**
+   * Marks the play's first frame that shows it moved: drawn (the mark follows the render, so the frame is on
+   * its way to the screen) at a time past the spin's start (a scene's lead before it draws the rest pose).
+   */
+  private markMotion(surface: Surface, at: number): void {
+    const start = surface.clock.spinStart;
+    if (!surface.playPending || start === null || !(at > start)) return;
     surface.playPending = false;
     surface.inMotion = true;
     performance.mark(MOTION_MARK);

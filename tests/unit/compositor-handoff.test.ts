@@ -3,7 +3,7 @@ import { receivedLayers, sendLayers, shiftLayer } from '../../scenes/runtime/com
 import type { CompositedLayer, CompositedStrip } from '../../scenes/runtime/contract.ts';
 import type { FromRuntime, ToRuntime } from '../../scenes/runtime/protocol.ts';
 import { remoteCompositor } from '../../scenes/runtime/remote-compositor.ts';
-import { compositorPort } from '../../src/lib/scene/compositor-port.ts';
+import { compositorPort, ownThreadCompositor } from '../../src/lib/scene/compositor-port.ts';
 
 // The worker path's hand-off of a spin to the page's compositor, its pure parts: the layers' crossing from
 // the worker's time line to the page's, the worker's messages, and the page's handling of them (its DOM
@@ -233,5 +233,51 @@ describe('the page’s end of the compositor messages', () => {
         stats: { frames: 0, surfaces: 0, renderers: [], running: false },
       }),
     ).toBe(false);
+  });
+});
+
+describe('the page’s compositor for the runtime on its own thread', () => {
+  function ownThread() {
+    const calls: string[] = [];
+    const frames: (() => void)[] = [];
+    const compositor = ownThreadCompositor({
+      compositor: {
+        preload: () => calls.push('preload'),
+        show: (surface, layers) => calls.push(`show ${surface} ${layers.length}`),
+        hide: (surface) => calls.push(`hide ${surface}`),
+      },
+      decoded: () => Promise.resolve(),
+      afterFrame: (callback) => frames.push(callback),
+    });
+    const frame = async () => {
+      for (const callback of frames.splice(0)) callback();
+      await flush();
+    };
+    return { compositor, calls, frame };
+  }
+
+  it('puts the layers on the page after the canvas’s first frame, and resolves after the frame that has them', async () => {
+    const { compositor, calls, frame } = ownThread();
+    let shown = false;
+    void compositor.show(1, [strip([card], [0, 100])])?.then(() => (shown = true));
+    await flush();
+    expect(calls).toEqual([]); // the play's first frame is the canvas's alone
+    await frame();
+    expect(calls).toEqual(['show 1 1']);
+    expect(shown).toBe(false);
+    await frame();
+    expect(shown).toBe(true);
+  });
+
+  it('drops a show still waiting when the surface is hidden, and hides at once', async () => {
+    const { compositor, calls, frame } = ownThread();
+    let shown = false;
+    void compositor.show(2, [strip([card], [0, 100])])?.then(() => (shown = true));
+    compositor.hide(2);
+    expect(calls).toEqual(['hide 2']);
+    await frame();
+    await frame();
+    expect(calls).toEqual(['hide 2']);
+    expect(shown).toBe(false);
   });
 });

@@ -16,6 +16,7 @@ import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../..
 import { SceneView, useFollowingAtom } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { usePress } from '../../lib/ui/press';
 import { Avatar } from '../../lib/ui/Avatar';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { markBattleSeen } from '../../state/unseen';
@@ -70,6 +71,9 @@ export function BattleRoomPage() {
       setError(apiErrorText(err, t('battle.errors.action')));
     }
   };
+
+  // the bots' request leaves at the tap's release, not its click (see usePress)
+  const botsPress = usePress(() => void act(`battle:bots:${id}`, () => fillWithBots(id)));
 
   // stable, so the memoized seats are not rendered again for them
   const onLanded = useCallback(
@@ -171,12 +175,7 @@ export function BattleRoomPage() {
 
       {battle.status === 'open' && me?.seat === battle.creatorSeat && (
         <div className="battle__owner">
-          <button
-            type="button"
-            className="button"
-            onClick={() => void act(`battle:bots:${battle.id}`, () => fillWithBots(battle.id))}
-            data-testid="battle-bots"
-          >
+          <button type="button" className="button" {...botsPress} data-testid="battle-bots">
             {t('battle.addBots')}
           </button>
           <button

@@ -16,6 +16,7 @@ import { hapticImpact, hapticNotification } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { playWinSound, preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { usePress } from '../../lib/ui/press';
 import { SceneView, useFollowingAtom, type SceneCue } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
@@ -152,6 +153,9 @@ export function BonusWheelPage() {
     }
   };
 
+  // the request leaves at the tap's release, not its click (see usePress)
+  const spinPress = usePress(() => void start());
+
   const land = useCallback(() => {
     const landed = store.get(wheelSpin);
     // only a spin under way lands (a watchdog or a settle after an error does nothing)
@@ -241,7 +245,7 @@ export function BonusWheelPage() {
       <button
         type="button"
         className="button bonus__spin"
-        onClick={() => void start()}
+        {...spinPress}
         disabled={spinning || !state?.available}
         aria-busy={spinning || undefined}
         data-testid="bonus-spin"

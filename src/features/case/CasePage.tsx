@@ -10,6 +10,7 @@ import { sceneArtUrl } from '../../lib/scene/art';
 import { hapticSelection } from '../../lib/haptics';
 import { useSoundMuted } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { usePress } from '../../lib/ui/press';
 import { QueryState } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { caseAtom } from '../../state/cases';
@@ -139,6 +140,9 @@ interface CaseControlsProps {
  * new balance (the opening's answer, a poll that brings a change) renders these controls, not the page.
  */
 function CaseControls({ box, count, onCount, phase, mode, onOpen, onQuickOpen }: CaseControlsProps) {
+  // the request leaves at the tap's release, not its click (see usePress)
+  const openPress = usePress(onOpen);
+  const quickPress = usePress(onQuickOpen);
   const { t } = useTranslation();
   const navigate = useNavigate();
   const balance = useAtomValue(balanceValueAtom);
@@ -186,7 +190,7 @@ function CaseControls({ box, count, onCount, phase, mode, onOpen, onQuickOpen }:
             className="open-button"
             data-testid="open-button"
             disabled={busy || !hasItems}
-            onClick={onOpen}
+            {...openPress}
           >
             <span className="open-button__label">
               {busy && mode === 'normal'
@@ -206,7 +210,7 @@ function CaseControls({ box, count, onCount, phase, mode, onOpen, onQuickOpen }:
             data-testid="quick-open-button"
             disabled={busy || !hasItems}
             aria-busy={(busy && mode === 'quick') || undefined}
-            onClick={onQuickOpen}
+            {...quickPress}
           >
             <BoltIcon />
             {/* the label stays while the request is out (it pulses): a longer one would not fit beside Open */}

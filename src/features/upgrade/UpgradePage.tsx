@@ -20,6 +20,7 @@ import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes }
 import { runMoneyAction } from '../../lib/money-action';
 import { preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { usePress } from '../../lib/ui/press';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { QueryState, type QueryLike } from '../../lib/ui/QueryState';
 import { TonIcon } from '../../lib/ui/TonIcon';
@@ -475,6 +476,8 @@ const UpgradeButton = memo(function UpgradeButton({
 }) {
   const { t } = useTranslation();
   const { target } = useTarget(stakeId, coef, targetId);
+  // the request leaves at the tap's release, not its click (see usePress)
+  const upgradePress = usePress(onUpgrade);
   const enabled = canUpgrade({ coef, stakeId, started }, { stakeHeld: ready, hasTarget: target !== null });
   return (
     <button
@@ -482,7 +485,7 @@ const UpgradeButton = memo(function UpgradeButton({
       className="button upgrade-button"
       data-testid="upgrade-button"
       disabled={!enabled}
-      onClick={onUpgrade}
+      {...upgradePress}
     >
       {upgrading ? t('upgrade.upgrading') : t('upgrade.upgrade')}
     </button>

@@ -4,6 +4,7 @@ import {
   type FromRuntime,
   type ToRuntime,
 } from '../../../scenes/runtime';
+import type { Compositor } from '../../../scenes/main-thread';
 
 /** What the port drives on the page: the compositor of compositor.ts and the page's frames. */
 export interface CompositorPortOptions {
@@ -95,6 +96,54 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
       }
     },
     close(surface) {
+      next(surface);
+      compositor.hide(surface);
+    },
+  };
+}
+
+/** What the page's own-thread compositor drives: the compositor of compositor.ts and the page's frames. */
+export interface OwnThreadCompositorOptions {
+  compositor: CompositorPortOptions['compositor'];
+  decoded: CompositorPortOptions['decoded'];
+  afterFrame: CompositorPortOptions['afterFrame'];
+}
+
+/**
+ * The compositor as the runtime on the page's own thread (`?scenes=main`) sees it: a play's layers are put
+ * under the canvas in a task after the page's next frame, so the runtime draws the play's first frames
+ * itself and none of them waits for the layers' elements to be built, styled and painted; show() resolves
+ * once a frame with them is drawn, and the runtime stops drawing them then (as it does for a worker's
+ * page). `hide` removes them at once: the canvas has just drawn them again in the same page frame. A later
+ * show or hide of the surface drops a show still waiting (its promise never resolves).
+ */
+export function ownThreadCompositor(options: OwnThreadCompositorOptions): Compositor {
+  const { compositor } = options;
+  const turns = new Map<number, number>();
+
+  function next(surface: number): () => boolean {
+    const turn = (turns.get(surface) ?? 0) + 1;
+    turns.set(surface, turn);
+    return () => turns.get(surface) === turn;
+  }
+
+  return {
+    preload: (image) => compositor.preload(image),
+    show(surface, layers) {
+      const current = next(surface);
+      return new Promise<void>((resolve) => {
+        options.afterFrame(() => {
+          void options.decoded(layers).then(() => {
+            if (!current()) return;
+            compositor.show(surface, layers);
+            options.afterFrame(() => {
+              if (current()) resolve();
+            });
+          });
+        });
+      });
+    },
+    hide(surface) {
       next(surface);
       compositor.hide(surface);
     },

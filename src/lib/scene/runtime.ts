@@ -12,7 +12,7 @@ import type { RendererChoice } from '../../../scenes/roulette';
 import { scenePlayingAtom } from '../../state/scenes';
 import { store } from '../../state/store';
 import { createCompositor, layersDecoded, releaseImage } from './compositor';
-import { compositorPort, type CompositorPort } from './compositor-port';
+import { compositorPort, ownThreadCompositor, type CompositorPort } from './compositor-port';
 
 /**
  * The app's side of the scene runtime: one runtime per page, in a dedicated worker drawing on
@@ -158,7 +158,12 @@ function connectMain(): Connection {
         inbox.push(message);
         if (inbox.length === 1) channel.port2.postMessage(null);
       },
-      compositor: createCompositor((surface) => canvases.get(surface)),
+      // a play's first frames are the canvas's; its layers go on the page after them
+      compositor: ownThreadCompositor({
+        compositor: createCompositor((surface) => canvases.get(surface)),
+        decoded: layersDecoded,
+        afterFrame,
+      }),
       requestArt: (url) => {
         let art = pendingArt.get(url);
         if (!art) pendingArt.set(url, (art = decodeArt(url)));
