@@ -30,8 +30,8 @@ function swallowClick(): void {
  * Button props that run `action` as the tap is released (pointerup) rather than at its click. On a phone
  * the browser sends the click only after it has drawn a frame for the touch (with a slow CPU, tens to
  * hundreds of ms): a money action's request leaves at the release instead, before that frame. A tap that
- * becomes a scroll is cancelled (pointercancel) and runs nothing, a press that began elsewhere or on a
- * disabled button runs nothing, and the release's own click is swallowed, so one tap runs the action once
+ * becomes a scroll is cancelled (pointercancel) and runs nothing, a press that began elsewhere, ended off
+ * the button or on a disabled button runs nothing, and the release's own click is swallowed, so one tap runs the action once
  * and its click cannot reach what the screen shows by then; a click without a press (the keyboard,
  * assistive technology) runs it as before.
  */
@@ -55,6 +55,16 @@ export function usePress(action: () => void) {
         pressing.delete(element);
         // a disabled button gets pointer events, never a click: neither runs it
         if ((element as HTMLButtonElement).disabled) return;
+        // a touch is captured by the element it began on: released off it (the finger slid away), it is
+        // no tap of the button, as a click would not be
+        const box = element.getBoundingClientRect();
+        if (
+          event.clientX < box.left ||
+          event.clientX > box.right ||
+          event.clientY < box.top ||
+          event.clientY > box.bottom
+        )
+          return;
         swallowClick();
         latest.current();
       },
