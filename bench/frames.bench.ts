@@ -123,6 +123,14 @@ const HEAP_WARMUP = Number(process.env.BENCH_HEAP_WARMUP ?? (QUICK ? 6 : 40));
 const HEAP_OPENINGS = Number(process.env.BENCH_HEAP_OPENINGS ?? (QUICK ? 4 : 20));
 /** Quiet time after a page is ready before tracing, and the idle window traced before the tap, ms. */
 const SETTLE_MS = QUICK ? 2_000 : 3_000;
+/**
+ * A new page's renderer runs a housekeeping task of Chromium's own about 10 s after it starts (PartitionAlloc's
+ * OnBackgrounded, posted with a 10 s delay as the process launches in the background): tens of ms of the main
+ * thread, up to ~100 ms on a busy machine, that no page's script asked for. Tracing starts this long after the
+ * page opened, so it runs before every trace: otherwise it fell inside the spin of whichever page took longer
+ * to load and prepare (every one of ours, never a reference's), ms.
+ */
+const RENDERER_HOUSEKEEPING_MS = 11_000;
 const IDLE_MS = 2_500;
 /** Length of the window traced on a looping /debug scene, ms. */
 const DEBUG_WINDOW_MS = QUICK ? 4_000 : 8_000;
@@ -473,9 +481,12 @@ async function openPage(session: Session, options: { throttle: boolean; reducedM
   });
   await context.addInitScript(() => localStorage.setItem('lang', 'en'));
   const page = await context.newPage();
+  const opened = Date.now();
   const cdp = await context.newCDPSession(page);
   if (options.throttle) await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
-  return { context, page, cdp };
+  /** Waits the settling time, and at least until the renderer's launch housekeeping is behind it. */
+  const settle = () => sleep(Math.max(SETTLE_MS, opened + RENDERER_HOUSEKEEPING_MS - Date.now()));
+  return { context, page, cdp, settle };
 }
 
 async function frameIdOf(cdp: CDPSession): Promise<string> {
@@ -517,7 +528,7 @@ function emptyMeasurement(label: string, mode: ModeName, url: string): Measureme
 /** One tap-and-spin measurement: idle before the tap, the spin, and optionally idle after closing the result. */
 async function measureSpin(session: Session, spec: SpinSpec): Promise<Measurement> {
   const out = emptyMeasurement(spec.label, spec.mode, typeof spec.url === 'string' ? spec.url : '');
-  const { context, page, cdp } = await openPage(session, { throttle: true });
+  const { context, page, cdp, settle } = await openPage(session, { throttle: true });
   let tracing = false;
   try {
     if (typeof spec.url !== 'string') out.url = await spec.url();
@@ -530,7 +541,7 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
     // the tap is a plain pointer press at a point found beforehand
     const tapPoint = await center(page, spec.tap);
     const frameId = await frameIdOf(cdp);
-    await sleep(SETTLE_MS);
+    await settle();
 
     await startTrace(session.cdp);
     tracing = true;
@@ -623,13 +634,13 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
 async function measureLoop(session: Session, label: string, query: string): Promise<Measurement> {
   const url = `${base}/debug?${query}&autoplay=1&loop=1`;
   const out = emptyMeasurement(label, 'default', url);
-  const { context, page, cdp } = await openPage(session, { throttle: true });
+  const { context, page, cdp, settle } = await openPage(session, { throttle: true });
   let tracing = false;
   try {
     await page.goto(url);
     await page.locator('[data-testid="debug-preview"] canvas').first().waitFor({ timeout: 120_000 });
     const frameId = await frameIdOf(cdp);
-    await sleep(SETTLE_MS);
+    await settle();
     await startTrace(session.cdp);
     tracing = true;
     const cpuBefore = sampleCpu();

@@ -82,7 +82,9 @@ export const meAtom = atomWithQuery(() => ({
  */
 const balanceAtom = atomWithQuery((get) => ({
   ...balanceQuery,
-  refetchInterval: get(scenePlayingAtom) || get(balanceLiveAtom) ? false : BALANCE_REFRESH_MS,
+  // the socket first: while it is live the options do not read whether a scene plays, so a spin's start and
+  // end do not rebuild this query's observer (a new options object each time) on the main thread mid-spin
+  refetchInterval: get(balanceLiveAtom) || get(scenePlayingAtom) ? false : BALANCE_REFRESH_MS,
   // only the balance itself is read (balanceValueAtom): a poll's fetching and done states, and a poll that
   // brings the same balance, wake no subscriber (no atom write, no notification task)
   notifyOnChangeProps: ['data'],
