@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { parseTon } from '../../contract/money.ts';
 import { addTestCase, books } from '../api/holdings.ts';
 import { setBalance } from '../api/harness.ts';
@@ -6,7 +6,10 @@ import { readShown } from './money.ts';
 import { openAs, startAppServer, type TestServer } from './players.ts';
 
 // The win screen's reveal steps up with the win (rarity, or value against the price), skipped under reduced
-// motion; multiplier badges; Sell all in one request with a total that follows every sale; Open again.
+// motion; multiplier badges; Sell all in one request with a total that follows every sale; Open again. And the
+// money buttons act as the tap is released (before the browser's click, which a phone sends only after drawing a
+// frame): one tap is one request, a finger slid off the button before lifting does nothing, the keyboard still
+// acts through the click.
 // Cases made for this test make the tier certain: 'jackpot' (0.1 TON) always drops a 45 TON diamond (450×),
 // 'dud' (5 TON) always a 0.1 TON lollipop (a common item worth less than the price).
 
@@ -118,6 +121,57 @@ test('the total follows sales, Sell all sells the rest in one request, Open agai
     await expect.poll(async () => (await books(server, PLAYER.id)).openingsCount).toBe(opened + 3);
     await page.waitForTimeout(1500);
     expect((await books(server, PLAYER.id)).openingsCount).toBe(opened + 3);
+  } finally {
+    await context.close();
+  }
+});
+
+function openings(page: Page): Request[] {
+  const sent: Request[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/cases/open')) sent.push(r);
+  });
+  return sent;
+}
+
+async function keep(page: Page): Promise<void> {
+  await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('keep-button').click();
+  await expect(page.getByTestId('win-screen')).toHaveCount(0);
+}
+
+test('a tap opens once, a finger slid off opens nothing, the keyboard opens once', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ hasTouch: true, viewport: { width: 390, height: 844 } });
+  try {
+    const page = await openAs(context, server, PLAYER, '/case/starter');
+    const sent = openings(page);
+    const quick = page.getByTestId('quick-open-button');
+    await expect(quick).toBeEnabled();
+
+    // a tap: one request (the release ran it; its click, which follows, is swallowed)
+    await quick.tap();
+    await keep(page);
+    expect(sent).toHaveLength(1);
+
+    // a touch that begins on the button and lifts far from it: no tap of the button, no request
+    const box = (await quick.boundingBox())!;
+    const cdp = await context.newCDPSession(page);
+    const at = (x: number, y: number) => [{ x, y, id: 1 }];
+    const start = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(start.x, start.y) });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(start.x, 120) });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForTimeout(1_500);
+    expect(sent).toHaveLength(1);
+    await expect(page.getByTestId('win-screen')).toHaveCount(0);
+    await expect(quick).toBeEnabled();
+
+    // the keyboard: no pointer at all, the click runs it
+    await quick.focus();
+    await page.keyboard.press('Enter');
+    await keep(page);
+    expect(sent).toHaveLength(2);
   } finally {
     await context.close();
   }

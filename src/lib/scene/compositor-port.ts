@@ -33,6 +33,19 @@ export interface CompositorPort {
 }
 
 /**
+ * Each surface's shows and hides, counted: `next(surface)` starts a new one and returns whether it is still
+ * the surface's latest, so what an older one still waits for is dropped once a newer one came.
+ */
+function surfaceTurns(): (surface: number) => () => boolean {
+  const turns = new Map<number, number>();
+  return (surface) => {
+    const turn = (turns.get(surface) ?? 0) + 1;
+    turns.set(surface, turn);
+    return () => turns.get(surface) === turn;
+  };
+}
+
+/**
  * The page's end of the worker's compositor messages (the worker's end is scenes/runtime/remote-compositor.ts).
  * The worker's canvas frames and the page's DOM reach the screen separately, so neither end of a hand-off
  * may leave a frame without the moving part:
@@ -46,14 +59,7 @@ export interface CompositorPort {
 export function compositorPort(options: CompositorPortOptions): CompositorPort {
   const { compositor } = options;
   const images = new Map<number, Blob>();
-  const turns = new Map<number, number>();
-
-  /** A new show or hide for the surface: what an older one still waits for is dropped. */
-  function next(surface: number): () => boolean {
-    const turn = (turns.get(surface) ?? 0) + 1;
-    turns.set(surface, turn);
-    return () => turns.get(surface) === turn;
-  }
+  const next = surfaceTurns();
 
   return {
     handle(message) {
@@ -119,13 +125,7 @@ export interface OwnThreadCompositorOptions {
  */
 export function ownThreadCompositor(options: OwnThreadCompositorOptions): Compositor {
   const { compositor } = options;
-  const turns = new Map<number, number>();
-
-  function next(surface: number): () => boolean {
-    const turn = (turns.get(surface) ?? 0) + 1;
-    turns.set(surface, turn);
-    return () => turns.get(surface) === turn;
-  }
+  const next = surfaceTurns();
 
   return {
     preload: (image) => compositor.preload(image),
