@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Battle } from '../../contract/battles.ts';
 import { setBalance } from '../api/harness.ts';
 import { landedIndex } from '../../src/features/battle/model.ts';
@@ -73,20 +73,35 @@ async function stoppedOver(page: Page, ms: number): Promise<boolean> {
 type Mode = 'worker' | 'main';
 
 /** A 1v1v1 battle of the given cases, its room open on the scene path `mode` with every seat's reel ready. */
-async function openBattle(page: Page, caseIds: string[], mode: Mode): Promise<string> {
-  const created = await server.call<{ battle: Battle }>('POST', '/battles', {
-    token: await tokenOf(page),
-    body: { format: '1v1v1', mode: 'normal', caseIds },
-  });
-  expect(created.status).toBe(200);
-  const id = created.body.battle.id;
-  await page.goto(`${server.baseUrl}/battle/${id}?scenes=${mode}`);
-  expect(await page.evaluate(() => window.__scenes?.mode)).toBe(mode);
-  // one reel a seat, each prepared (tiles baked, its rest pose drawn), then nothing drawn at idle
-  await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(3);
-  await expect(page.locator('.battle__reel canvas')).toHaveCount(3);
-  await expect.poll(() => framesOver(page, 1_000), { timeout: 30_000 }).toBe(0);
-  return id;
+/**
+ * Runs `run` in a battle room of PLAYER's (a 1v1v1 battle of these cases, waiting for its bots) on a scene
+ * path, in a phone-sized context of its own, once every seat's reel is prepared and nothing is drawn at idle.
+ */
+async function inBattleRoom(
+  browser: Browser,
+  caseIds: string[],
+  mode: Mode,
+  run: (page: Page, id: string) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const page = await openAs(context, server, PLAYER, '/battle');
+    const created = await server.call<{ battle: Battle }>('POST', '/battles', {
+      token: await tokenOf(page),
+      body: { format: '1v1v1', mode: 'normal', caseIds },
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.battle.id;
+    await page.goto(`${server.baseUrl}/battle/${id}?scenes=${mode}`);
+    expect(await page.evaluate(() => window.__scenes?.mode)).toBe(mode);
+    // one reel a seat, each prepared (tiles baked, its rest pose drawn), then nothing drawn at idle
+    await expect.poll(async () => (await stats(page)).surfaces, { timeout: 30_000 }).toBe(3);
+    await expect(page.locator('.battle__reel canvas')).toHaveCount(3);
+    await expect.poll(() => framesOver(page, 1_000), { timeout: 30_000 }).toBe(0);
+    await run(page, id);
+  } finally {
+    await context.close();
+  }
 }
 
 /** The server's landing case (index into the round's case) for every seat, in seat order. */
@@ -108,10 +123,7 @@ for (const mode of ['worker', 'main'] as const) {
     browser,
   }) => {
     test.setTimeout(180_000);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    try {
-      const page = await openAs(context, server, PLAYER, '/battle');
-      const id = await openBattle(page, ['starter', 'flowers'], mode);
+    await inBattleRoom(browser, ['starter', 'flowers'], mode, async (page, id) => {
       const room = page.getByTestId('battle-room');
       const strips = page.locator('.scene-strip');
       await expect(strips).toHaveCount(0);
@@ -158,19 +170,14 @@ for (const mode of ['worker', 'main'] as const) {
         await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
       }
       await expect(room).toHaveAttribute('data-status', 'finished', { timeout: 30_000 });
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test(`${mode} path: a resize mid-spin takes the strips back, and every reel still lands on the server roll`, async ({
     browser,
   }) => {
     test.setTimeout(180_000);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    try {
-      const page = await openAs(context, server, PLAYER, '/battle');
-      const id = await openBattle(page, ['starter'], mode);
+    await inBattleRoom(browser, ['starter'], mode, async (page, id) => {
       const strips = page.locator('.scene-strip');
       const before = await settledCount(page);
       await page.getByTestId('battle-bots').click();
@@ -191,8 +198,6 @@ for (const mode of ['worker', 'main'] as const) {
       );
       await expect.poll(() => dropsShown(page)).toEqual([1, 1, 1]);
       await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
