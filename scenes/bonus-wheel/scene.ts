@@ -1,5 +1,5 @@
 import { Graphics, Sprite, Texture } from 'pixi.js';
-import type { Scene, SceneContext } from '../runtime/contract.ts';
+import type { CompositedDisc, Scene, SceneContext } from '../runtime/contract.ts';
 import { crossingTimes } from '../shared/ticks.ts';
 import { wheelRotation } from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
@@ -85,8 +85,25 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
   function encode(texture: Texture): void {
     if (!context.composites || texture === Texture.EMPTY || faceImage?.texture === texture) return;
     void context.stripImages([texture]).then(([image]) => {
-      if (image && face.texture === texture) faceImage = { texture, image };
+      if (!image || face.texture !== texture) return;
+      faceImage = { texture, image };
+      // it waits on the page's compositor for the next spin (see SceneContext.standBy)
+      context.standBy([faceDisc(image, [])]);
     });
+  }
+
+  /** The face as a disc: the sprite's box, its texture stretched to the wheel's diameter about its centre. */
+  function faceDisc(image: Blob, keyframes: CompositedDisc['keyframes']): CompositedDisc {
+    const { centre, radius } = box;
+    return {
+      kind: 'disc',
+      x: centre - radius,
+      y: centre - radius,
+      width: radius * 2,
+      height: radius * 2,
+      image,
+      keyframes,
+    };
   }
 
   function showFace(visible: boolean): void {
@@ -153,18 +170,11 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
       const { startAt, wheel } = spin;
       handedOff = true;
       showFace(false);
-      // the sprite's box: the face's texture stretched to the wheel's diameter about its centre
-      const { centre, radius } = box;
       return [
-        {
-          kind: 'disc',
-          x: centre - radius,
-          y: centre - radius,
-          width: radius * 2,
-          height: radius * 2,
+        faceDisc(
           image,
-          keyframes: discKeyframes(wheel).map(({ t, angle }) => ({ t: startAt + t, angle })),
-        },
+          discKeyframes(wheel).map(({ t, angle }) => ({ t: startAt + t, angle })),
+        ),
       ];
     },
     resize() {

@@ -58,6 +58,8 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   /** Encoded faces by faceKey(), newest last (null: it could not be read); the one baking and its cancel. */
   const faces = new Map<string, Blob | null>();
   let baking: { key: string; cancel: () => void } | null = null;
+  /** The face staged on the page's compositor. */
+  let stagedFace: string | null = null;
   let destroyed = false;
 
   // bottom to top: the disc and the ring turn (and are handed off), the pointer and the label stay above
@@ -107,6 +109,16 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     label.position.set(radius, radius);
     context.invalidate();
     bakeWhenIdle();
+    stageFace();
+  }
+
+  /** The current face, once baked, waits on the page's compositor for the next roll (see SceneContext.standBy). */
+  function stageFace(): void {
+    const key = currentFace();
+    const image = faces.get(key);
+    if (!image || stagedFace === key) return;
+    stagedFace = key;
+    context.standBy([discAt(image, [])]);
   }
 
   /**
@@ -143,6 +155,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     faces.delete(job.key);
     faces.set(job.key, image ?? null);
     while (faces.size > FACES_KEPT) faces.delete(faces.keys().next().value!);
+    stageFace();
   }
 
   function showRing(visible: boolean): void {
@@ -155,16 +168,16 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   function discOf(state: Roll): CompositedDisc | null {
     const image = faces.get(currentFace());
     if (!image) return null;
-    const size = wheelSize();
-    return {
-      kind: 'disc',
-      x: 0,
-      y: 0,
-      width: size,
-      height: size,
+    return discAt(
       image,
-      keyframes: discKeyframes(state.wheel).map(({ t, angle }) => ({ t: state.startAt + t, angle })),
-    };
+      discKeyframes(state.wheel).map(({ t, angle }) => ({ t: state.startAt + t, angle })),
+    );
+  }
+
+  /** The ring's face as a disc filling the wheel's box. */
+  function discAt(image: Blob, keyframes: CompositedDisc['keyframes']): CompositedDisc {
+    const size = wheelSize();
+    return { kind: 'disc', x: 0, y: 0, width: size, height: size, image, keyframes };
   }
 
   function result(state: Roll): void {

@@ -44,6 +44,13 @@ export interface SceneContext {
    * from the worker): a scene bakes images for composite() only then (stripImages answers [] elsewhere).
    */
   readonly composites: boolean;
+  /**
+   * The discs a next play would hand over, as they are at rest (their keyframes are not used): the page's
+   * compositor gets each ready under the canvas, unseen and painted, so a play's hand-off only starts its
+   * turn (no element to build, style, lay out and paint as the spin starts). Replaces what the surface had
+   * staged; [] lets it go. Does nothing where the runtime has no compositor.
+   */
+  standBy(discs: readonly CompositedDisc[]): void;
 }
 
 /**

@@ -14,6 +14,7 @@ import { autoRenderer, rendererOptions } from '../shared/renderer.ts';
 import { RuntimeClock } from './clock.ts';
 import type {
   ArtLoader,
+  CompositedDisc,
   CompositedLayer,
   Scene,
   SceneContext,
@@ -62,6 +63,11 @@ export interface Compositor {
    * page drops them: the app's compositor on either path (from a worker through messages).
    */
   show(surface: number, layers: CompositedLayer[]): void | Promise<void>;
+  /**
+   * Gets a surface's discs ready under its canvas, unseen, for a later show of the same image and box to
+   * start turning at once (see SceneContext.standBy); [] lets them go.
+   */
+  standBy(surface: number, discs: readonly CompositedDisc[]): void;
   /**
    * Removes a surface's layers, called right after the canvas has drawn a frame with them again (the page
    * of a worker waits a frame or two more, until that frame is on screen).
@@ -321,6 +327,9 @@ export class SceneHost {
         flush();
       },
       stripImages: (textures) => this.stripImages(renderer, textures),
+      standBy: (discs) => {
+        if (!surface.closed) this.options.compositor?.standBy(surface.id, discs);
+      },
       composites: this.options.compositor !== undefined,
     };
   }
@@ -479,6 +488,7 @@ export class SceneHost {
     surface.composited = null;
     surface.offered = null;
     this.options.compositor?.hide(surface.id);
+    this.options.compositor?.standBy(surface.id, []);
     this.surfaces.delete(surface.id);
     void surface.queue.then(() => {
       surface.scene?.destroy();

@@ -1,6 +1,6 @@
 import { sendLayers } from './composite-wire.ts';
 import type { Compositor } from './host.ts';
-import type { FromRuntime } from './protocol.ts';
+import type { FromRuntime, SentLayer } from './protocol.ts';
 
 /** The page's compositor as a worker reaches it: through messages, answered by `shown`. */
 export interface RemoteCompositor extends Compositor {
@@ -11,8 +11,9 @@ export interface RemoteCompositor extends Compositor {
 /**
  * The worker's stand-in for the page's compositor (see Compositor in host.ts): each image is posted once
  * with a number (and released when the runtime lets it go), a play's layers are posted with their keyframes
- * on the shared time line, and show() resolves when the page answers that it shows them. A surface's later
- * show or hide drops the wait of an earlier show (its promise never resolves: that hand-off is over).
+ * on the shared time line, and show() resolves when the page answers that it shows them; staged discs are
+ * posted as they come. A surface's later show or hide drops the wait of an earlier show (its promise never
+ * resolves: that hand-off is over).
  */
 export function remoteCompositor(
   post: (message: FromRuntime) => void,
@@ -51,6 +52,11 @@ export function remoteCompositor(
       const sent = sendLayers(layers, numberOf, timeOrigin);
       post({ type: 'show', surface, handoff, layers: sent });
       return new Promise<void>((resolve) => waiting.set(handoff, { surface, resolve }));
+    },
+    standBy(surface, discs) {
+      // discs in, discs out: sendLayers keeps each layer's kind
+      const sent = sendLayers(discs, numberOf, timeOrigin) as Extract<SentLayer, { kind: 'disc' }>[];
+      post({ type: 'stand-by', surface, discs: sent });
     },
     hide(surface) {
       forget(surface);

@@ -2,10 +2,10 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { openAs, startAppServer, type TestServer } from './players.ts';
 
 // The two wheels on both scene paths (the worker, and the main thread with `?scenes=main`): a spin hands
-// the wheel's turn to the page's compositor (its baked face, one element under the canvas, rotated by a Web
-// Animation; from the worker through messages), so the runtime draws no frame while it turns, and it still
-// lands on what the server answered. A resize mid-spin
-// takes the turn back: the runtime draws the rest itself and lands on the same answer.
+// the wheel's turn to the page's compositor (its baked face, one element under the canvas that waits there
+// unseen from before the tap, rotated by a Web Animation; from the worker through messages), so the runtime
+// draws no frame while it turns, and it still lands on what the server answered. A resize mid-spin takes
+// the turn back: the runtime draws the rest itself and lands on the same answer.
 
 interface Stats {
   frames: number;
@@ -71,10 +71,30 @@ const turns = (page: Page) =>
       .map((animation) => Number(animation.currentTime ?? -1)),
   );
 
-/** While the compositor turns the wheel: one disc turning on, and no frame drawn by the runtime. */
+/** The discs the page's compositor shows (a disc stood by for the next spin waits unseen: `idle`). */
+const shownDiscs = (page: Page) => page.locator('.scene-disc:not([data-staged="idle"])');
+
+/**
+ * The wheel's face already waits under the canvas before the tap, unseen (stood by once baked): it is
+ * marked, so the spin can be seen to turn that very element instead of building one as it starts.
+ */
+async function markStoodBy(page: Page): Promise<void> {
+  const idle = page.locator('.scene-disc[data-staged="idle"]');
+  await expect(idle).toHaveCount(1, { timeout: 15_000 });
+  expect(await idle.evaluate((disc) => getComputedStyle(disc).opacity)).toBe('0');
+  await idle.evaluate((disc) => (disc.dataset.probe = 'stood-by'));
+  await expect(shownDiscs(page)).toHaveCount(0);
+}
+
+/**
+ * While the compositor turns the wheel: one disc turning on, the one stood by before the tap, and no frame
+ * drawn by the runtime.
+ */
 async function expectHandedOff(page: Page): Promise<void> {
-  const discs = page.locator('.scene-disc');
+  const discs = shownDiscs(page);
   await expect(discs).toHaveCount(1);
+  await expect(discs).toHaveAttribute('data-probe', 'stood-by');
+  expect(await discs.evaluate((disc) => getComputedStyle(disc).opacity)).toBe('1');
   // the hand-off draws one frame (the canvas without the face) as it starts (from a worker, once the page
   // shows the face), which a busy machine may draw only now: once it is drawn, nothing more until it stops
   await expect.poll(() => stoppedOver(page, 300), { timeout: 10_000 }).toBe(true);
@@ -141,6 +161,7 @@ async function readyUpgrade(page: Page, mode: Mode): Promise<void> {
   // the selection's face is baked when the page is idle (at most a second after the change), then encoded
   await expect.poll(() => framesOver(page, 1_000), { timeout: 15_000 }).toBe(0);
   await page.waitForTimeout(1_500);
+  await markStoodBy(page);
 }
 
 async function roll(page: Page): Promise<RollAnswer> {
@@ -163,7 +184,7 @@ async function expectUpgradeLanded(page: Page, answer: RollAnswer): Promise<void
   const result = await landed(page);
   expect(result).toEqual({ scene: 'chance-wheel', success: answer.success, fraction: answer.rolled });
   // the canvas has the ring back, and nothing moves
-  await expect(page.locator('.scene-disc')).toHaveCount(0);
+  await expect(shownDiscs(page)).toHaveCount(0);
   await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
 }
 
@@ -185,7 +206,7 @@ for (const mode of MODES) {
     await readyUpgrade(page, mode);
     const before = await canvasWidth(page, 'upgrade-wheel');
     const answer = await roll(page);
-    const discs = page.locator('.scene-disc');
+    const discs = shownDiscs(page);
     await expect(discs).toHaveCount(1);
     await page.waitForTimeout(1_000);
     // narrow enough that the wheel (240 px at most) shrinks
@@ -220,6 +241,7 @@ test.describe('bonus wheel', () => {
     // the face is baked and encoded ahead: nothing is drawn once it is up
     await expect.poll(() => framesOver(page, 1_000), { timeout: 15_000 }).toBe(0);
     await page.waitForTimeout(500);
+    await markStoodBy(page);
   }
 
   /** A new player's daily wheel on a scene path, ready to spin. */
@@ -244,7 +266,7 @@ test.describe('bonus wheel', () => {
     await expect(page.getByTestId('wheel-result')).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId('bonus-wheel')).toHaveAttribute('data-segment', String(answer.segment));
     expect(await landed(page)).toEqual({ scene: 'bonus-wheel', segment: answer.segment });
-    await expect(page.locator('.scene-disc')).toHaveCount(0);
+    await expect(shownDiscs(page)).toHaveCount(0);
     await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
   }
 
@@ -267,7 +289,7 @@ test.describe('bonus wheel', () => {
       const { context, page } = await wheelPage(browser, 'Resizer', mode);
       const before = await canvasWidth(page, 'bonus-wheel');
       const answer = await spin(page);
-      const discs = page.locator('.scene-disc');
+      const discs = shownDiscs(page);
       await expect(discs).toHaveCount(1);
       const framesAtResize = (await stats(page)).frames;
       await page.setViewportSize({ width: 300, height: 844 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { receivedLayers, sendLayers, shiftLayer } from '../../scenes/runtime/composite-wire.ts';
-import type { CompositedLayer, CompositedStrip } from '../../scenes/runtime/contract.ts';
+import type { CompositedDisc, CompositedLayer, CompositedStrip } from '../../scenes/runtime/contract.ts';
 import type { FromRuntime, ToRuntime } from '../../scenes/runtime/protocol.ts';
 import { remoteCompositor } from '../../scenes/runtime/remote-compositor.ts';
 import { compositorPort, ownThreadCompositor } from '../../src/lib/scene/compositor-port.ts';
@@ -109,6 +109,26 @@ describe('the worker’s compositor', () => {
     expect(show.layers[0]!.keyframes.map((k) => k.t)).toEqual([500, 600]);
   });
 
+  it('posts stood-by discs with their images by number, each image once', () => {
+    const { posted, compositor } = recorder();
+    const disc: CompositedDisc = {
+      kind: 'disc',
+      x: 1,
+      y: 2,
+      width: 3,
+      height: 4,
+      image: face,
+      keyframes: [],
+    };
+    compositor.standBy(7, [disc]);
+    compositor.standBy(7, [disc]);
+    compositor.standBy(7, []);
+    expect(posted.map((m) => m.type)).toEqual(['preload', 'stand-by', 'stand-by', 'stand-by']);
+    const number = (posted[0] as Extract<FromRuntime, { type: 'preload' }>).image;
+    expect(posted[1]).toEqual({ type: 'stand-by', surface: 7, discs: [{ ...disc, image: number }] });
+    expect(posted[3]).toEqual({ type: 'stand-by', surface: 7, discs: [] });
+  });
+
   it('resolves a show when the page answers it, and never once a later show or hide replaced it', async () => {
     const { posted, compositor } = recorder();
     const answered: string[] = [];
@@ -137,6 +157,7 @@ describe('the page’s end of the compositor messages', () => {
     const sent: ToRuntime[] = [];
     const shown: CompositedLayer[][] = [];
     const released: Blob[] = [];
+    const standing: (readonly CompositedDisc[])[] = [];
     let frames: (() => void)[] = [];
     const port = compositorPort({
       compositor: {
@@ -146,6 +167,11 @@ describe('the page’s end of the compositor messages', () => {
           shown.push(layers);
         },
         hide: (surface) => calls.push(`hide ${surface}`),
+        standBy: (surface, discs) => {
+          calls.push(`stand-by ${surface} ${discs.length}`);
+          standing.push(discs);
+        },
+        close: (surface) => calls.push(`close ${surface}`),
       },
       send: (message) => sent.push(message),
       decoded: () => options.decoded ?? Promise.resolve(),
@@ -159,7 +185,7 @@ describe('the page’s end of the compositor messages', () => {
       frames = [];
       for (const callback of due) callback();
     };
-    return { port, calls, sent, shown, released, frame };
+    return { port, calls, sent, shown, released, standing, frame };
   }
 
   const show = (surface: number, handoff: number): FromRuntime => ({
@@ -167,6 +193,29 @@ describe('the page’s end of the compositor messages', () => {
     surface,
     handoff,
     layers: sendLayers([strip([card], [200, 300])], () => 1, 0),
+  });
+
+  const standBy = (surface: number, image: number): FromRuntime => ({
+    type: 'stand-by',
+    surface,
+    discs: [{ kind: 'disc', x: 0, y: 0, width: 240, height: 240, image, keyframes: [] }],
+  });
+
+  it('stands discs by once decoded, and drops one still decoding when a newer one came', async () => {
+    let decode!: () => void;
+    const decoding = new Promise<void>((resolve) => (decode = resolve));
+    const { port, calls, standing } = page({ decoded: decoding });
+    port.handle({ type: 'preload', image: 1, blob: card });
+    port.handle({ type: 'preload', image: 2, blob: face });
+    expect(port.handle(standBy(3, 1))).toBe(true);
+    port.handle(standBy(3, 2));
+    port.handle(standBy(5, 1));
+    await flush();
+    expect(calls).toEqual(['preload', 'preload']);
+    decode();
+    await flush();
+    expect(calls).toEqual(['preload', 'preload', 'stand-by 3 1', 'stand-by 5 1']);
+    expect(standing.map((discs) => discs[0]!.image)).toEqual([face, card]);
   });
 
   it('shows the layers once decoded, on its own time line, and answers after the frame that has them', async () => {
@@ -223,9 +272,10 @@ describe('the page’s end of the compositor messages', () => {
     port.handle({ type: 'release', image: 1 });
     expect(released).toEqual([card]);
     port.handle(show(4, 1));
+    port.handle(standBy(4, 1));
     port.close(4);
     await flush();
-    expect(calls).toEqual(['preload', 'hide 4']);
+    expect(calls).toEqual(['preload', 'close 4']);
     expect(
       port.handle({
         type: 'stats',
@@ -245,6 +295,8 @@ describe('the page’s compositor for the runtime on its own thread', () => {
         preload: () => calls.push('preload'),
         show: (surface, layers) => calls.push(`show ${surface} ${layers.length}`),
         hide: (surface) => calls.push(`hide ${surface}`),
+        standBy: (surface, discs) => calls.push(`stand-by ${surface} ${discs.length}`),
+        close: (surface) => calls.push(`close ${surface}`),
       },
       decoded: () => Promise.resolve(),
       afterFrame: (callback) => frames.push(callback),
@@ -267,6 +319,24 @@ describe('the page’s compositor for the runtime on its own thread', () => {
     expect(shown).toBe(false);
     await frame();
     expect(shown).toBe(true);
+  });
+
+  it('stands discs by once decoded, without waiting for a frame', async () => {
+    const { compositor, calls } = ownThread();
+    const disc: CompositedDisc = {
+      kind: 'disc',
+      x: 0,
+      y: 0,
+      width: 10,
+      height: 10,
+      image: face,
+      keyframes: [],
+    };
+    compositor.standBy(1, [disc]);
+    compositor.standBy(2, [disc]);
+    compositor.standBy(2, []);
+    await flush();
+    expect(calls).toEqual(['stand-by 1 1', 'stand-by 2 0']);
   });
 
   it('drops a show still waiting when the surface is hidden, and hides at once', async () => {

@@ -1,5 +1,6 @@
 import {
   receivedLayers,
+  type CompositedDisc,
   type CompositedLayer,
   type FromRuntime,
   type ToRuntime,
@@ -12,6 +13,9 @@ export interface CompositorPortOptions {
     preload(image: Blob): void;
     show(surface: number, layers: CompositedLayer[]): void;
     hide(surface: number): void;
+    standBy(surface: number, discs: readonly CompositedDisc[]): void;
+    /** The surface's canvas is going: its layers, shown or staged, go now. */
+    close(surface: number): void;
   };
   /** Answers the worker. */
   send(message: ToRuntime): void;
@@ -53,13 +57,16 @@ function surfaceTurns(): (surface: number) => () => boolean {
  *    are), and `shown` is answered after the page's next frame, which has them: until then the worker draws
  *    the same pose over them;
  *  - `hide`: the worker sends it right after drawing them again on its canvas; they are removed two page
- *    frames later, once that canvas frame is on screen.
+ *    frames later, once that canvas frame is on screen;
+ *  - `stand-by`: the discs wait under the canvas, unseen, once their images are decoded (a later stand-by of the
+ *    surface drops an earlier one still decoding).
  * Each surface's show and hide count: an older one still waiting does nothing once a newer one came.
  */
 export function compositorPort(options: CompositorPortOptions): CompositorPort {
   const { compositor } = options;
   const images = new Map<number, Blob>();
   const next = surfaceTurns();
+  const nextStandBy = surfaceTurns();
 
   return {
     handle(message) {
@@ -87,6 +94,20 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
           });
           return true;
         }
+        case 'stand-by': {
+          const { surface } = message;
+          const current = nextStandBy(surface);
+          // discs in, discs out: receivedLayers keeps each layer's kind
+          const discs = receivedLayers(
+            message.discs,
+            (n) => images.get(n),
+            options.timeOrigin,
+          ) as CompositedDisc[];
+          void options.decoded(discs).then(() => {
+            if (current()) compositor.standBy(surface, discs);
+          });
+          return true;
+        }
         case 'hide': {
           const { surface } = message;
           const current = next(surface);
@@ -103,7 +124,8 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
     },
     close(surface) {
       next(surface);
-      compositor.hide(surface);
+      nextStandBy(surface);
+      compositor.close(surface);
     },
   };
 }
@@ -121,14 +143,22 @@ export interface OwnThreadCompositorOptions {
  * itself and none of them waits for the layers' elements to be built, styled and painted; show() resolves
  * once a frame with them is drawn, and the runtime stops drawing them then (as it does for a worker's
  * page). `hide` removes them at once: the canvas has just drawn them again in the same page frame. A later
- * show or hide of the surface drops a show still waiting (its promise never resolves).
+ * show or hide of the surface drops a show still waiting (its promise never resolves). Staged discs go
+ * under the canvas once decoded.
  */
 export function ownThreadCompositor(options: OwnThreadCompositorOptions): Compositor {
   const { compositor } = options;
   const next = surfaceTurns();
+  const nextStandBy = surfaceTurns();
 
   return {
     preload: (image) => compositor.preload(image),
+    standBy(surface, discs) {
+      const current = nextStandBy(surface);
+      void options.decoded(discs).then(() => {
+        if (current()) compositor.standBy(surface, discs);
+      });
+    },
     show(surface, layers) {
       const current = next(surface);
       return new Promise<void>((resolve) => {

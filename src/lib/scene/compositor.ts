@@ -157,8 +157,8 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
   return { band, animation };
 }
 
-/** One disc: the face image filling its box, turned about the box's centre by its animation. */
-function discElement(disc: CompositedDisc): { face: HTMLDivElement; animation: Animation | null } {
+/** One disc: the face image filling its box, turned about the box's centre (by a play's animation). */
+function discElement(disc: CompositedDisc): HTMLDivElement {
   const face = document.createElement('div');
   face.className = 'scene-disc';
   Object.assign(face.style, {
@@ -175,34 +175,102 @@ function discElement(disc: CompositedDisc): { face: HTMLDivElement; animation: A
     contain: 'strict',
     pointerEvents: 'none',
   });
-  // the angles are cumulative: rotate() between two keyframes interpolates the number, so whole turns turn
-  const animation = animateAlong(
+  return face;
+}
+
+/** A disc's turn: the angles are cumulative, and rotate() between two keyframes interpolates the number. */
+function turn(face: HTMLElement, disc: CompositedDisc): Animation | null {
+  return animateAlong(
     face,
     disc.keyframes.map((k) => ({ t: k.t, value: k.angle })),
     (angle) => `rotate(${Math.round(angle * 1e4) / 1e4}deg)`,
   );
-  return { face, animation };
 }
 
-function layerElement(layer: CompositedLayer): { element: HTMLDivElement; animation: Animation | null } {
-  if ('kind' in layer) {
-    const { face, animation } = discElement(layer);
-    return { element: face, animation };
+/** Whether a staged disc shows what a play's disc shows: the same image in the same box. */
+function sameFace(a: CompositedDisc, b: CompositedDisc): boolean {
+  return a.image === b.image && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
+/**
+ * A staged disc: on the page under the canvas, painted on its own layer, unseen (opacity 0, which the
+ * compositor changes without a repaint) until a play turns it. `data-staged` says which: `idle` or `shown`.
+ */
+interface Staged {
+  disc: CompositedDisc;
+  element: HTMLDivElement;
+  /** A later stage replaced it while a play turned it: it goes when that play's layers do. */
+  dropped: boolean;
+}
+
+function setStagedShown(staged: Staged, shown: boolean): void {
+  staged.element.style.opacity = shown ? '1' : '0';
+  staged.element.dataset.staged = shown ? 'shown' : 'idle';
+}
+
+/** What the page holds for one surface under its canvas: a play's layers, and the discs staged for the next. */
+interface SurfaceLayers {
+  /** The box under the canvas that holds them all. */
+  root: HTMLDivElement;
+  staged: Staged[];
+  /** The current play's elements built for it (removed when it ends), staged ones it turns, its animations. */
+  built: HTMLElement[];
+  turning: Staged[];
+  animations: Animation[];
+}
+
+/**
+ * A compositor for the scene canvases `canvasOf` finds: layers are shown right under the surface's canvas.
+ * A play's disc that a staged one already shows (the same image and box) turns that element; other layers
+ * are built as the play starts and removed as it ends.
+ */
+export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElement | undefined): Compositor & {
+  close(surface: number): void;
+} {
+  const surfaces = new Map<number, SurfaceLayers>();
+
+  /** The surface's box under its canvas (made on first use), or null once the canvas is gone. */
+  function layersOf(surface: number): SurfaceLayers | null {
+    const canvas = canvasOf(surface);
+    const known = surfaces.get(surface);
+    if (known && canvas && known.root.nextSibling === canvas) return known;
+    if (known) close(surface); // its canvas went (or moved): start over
+    if (!canvas?.parentElement) return null;
+    const root = document.createElement('div');
+    root.className = 'scene-strips';
+    // SceneView's box holds only the canvas, at its top left: no layout read as the spin starts
+    Object.assign(root.style, {
+      position: 'absolute',
+      left: '0',
+      top: '0',
+      width: canvas.style.width,
+      height: canvas.style.height,
+      pointerEvents: 'none',
+    });
+    canvas.before(root);
+    const created: SurfaceLayers = { root, staged: [], built: [], turning: [], animations: [] };
+    surfaces.set(surface, created);
+    return created;
   }
-  const { band, animation } = stripElement(layer);
-  return { element: band, animation };
-}
-
-/** A compositor for the scene canvases `canvasOf` finds: layers are shown right under the surface's canvas. */
-export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElement | undefined): Compositor {
-  const shown = new Map<number, { layer: HTMLDivElement; animations: Animation[] }>();
 
   function hide(surface: number): void {
-    const entry = shown.get(surface);
+    const entry = surfaces.get(surface);
     if (!entry) return;
-    shown.delete(surface);
+    for (const animation of entry.animations.splice(0)) animation.cancel();
+    for (const element of entry.built.splice(0)) element.remove();
+    for (const staged of entry.turning.splice(0)) {
+      if (staged.dropped) staged.element.remove();
+      else setStagedShown(staged, false);
+    }
+    if (entry.staged.length === 0) close(surface);
+  }
+
+  function close(surface: number): void {
+    const entry = surfaces.get(surface);
+    if (!entry) return;
+    surfaces.delete(surface);
     for (const animation of entry.animations) animation.cancel();
-    entry.layer.remove();
+    entry.root.remove();
   }
 
   return {
@@ -211,28 +279,51 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
     },
     show(surface, layers) {
       hide(surface);
-      const canvas = canvasOf(surface);
-      if (!canvas?.parentElement) return;
-      const layer = document.createElement('div');
-      layer.className = 'scene-strips';
-      // SceneView's box holds only the canvas, at its top left: no layout read as the spin starts
-      Object.assign(layer.style, {
-        position: 'absolute',
-        left: '0',
-        top: '0',
-        width: canvas.style.width,
-        height: canvas.style.height,
-        pointerEvents: 'none',
-      });
-      const animations: Animation[] = [];
-      for (const shownLayer of layers) {
-        const { element, animation } = layerElement(shownLayer);
-        layer.append(element);
-        if (animation) animations.push(animation);
+      const entry = layersOf(surface);
+      if (!entry) return;
+      for (const layer of layers) {
+        if ('kind' in layer) {
+          const staged = entry.staged.find((s) => !entry.turning.includes(s) && sameFace(s.disc, layer));
+          const element = staged?.element ?? discElement(layer);
+          if (staged) {
+            setStagedShown(staged, true);
+            entry.turning.push(staged);
+          } else {
+            entry.root.append(element);
+            entry.built.push(element);
+          }
+          const animation = turn(element, layer);
+          if (animation) entry.animations.push(animation);
+        } else {
+          const { band, animation } = stripElement(layer);
+          entry.root.append(band);
+          entry.built.push(band);
+          if (animation) entry.animations.push(animation);
+        }
       }
-      canvas.before(layer);
-      shown.set(surface, { layer, animations });
+    },
+    standBy(surface, discs) {
+      const entry = discs.length > 0 ? layersOf(surface) : (surfaces.get(surface) ?? null);
+      if (!entry) return;
+      const kept: Staged[] = [];
+      for (const old of entry.staged) {
+        // one a play turns stays until that play's layers go
+        if (entry.turning.includes(old)) old.dropped = true;
+        else old.element.remove();
+      }
+      for (const disc of discs) {
+        const element = discElement(disc);
+        // its own layer, painted while unseen, so showing it is an opacity change for the compositor
+        element.style.willChange = 'transform, opacity';
+        const staged: Staged = { disc, element, dropped: false };
+        setStagedShown(staged, false);
+        entry.root.append(element);
+        kept.push(staged);
+      }
+      entry.staged = kept;
+      if (kept.length === 0 && entry.built.length === 0 && entry.turning.length === 0) close(surface);
     },
     hide,
+    close,
   };
 }
