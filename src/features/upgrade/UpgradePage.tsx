@@ -241,9 +241,12 @@ export function UpgradePage() {
     if (state.phase === 'result' && state.rolled !== null && store.get(wheelRoll) === null && state.answer)
       showRoll(state.answer);
   }, [state.phase, state.rolled, state.answer, store, wheelRoll, showRoll]);
-  // the wheel is what to watch now, wherever the grid was scrolled to
+  // the wheel is what to watch now, wherever the grid was scrolled to: brought fully into view by the least
+  // scroll, and not moved at all when it is in view already (a page scrolling under the spin's first frames
+  // costs the phone's main thread a scroll event, style and layout a frame)
   useEffect(() => {
-    if (state.phase === 'requesting') panel.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+    if (state.phase === 'requesting')
+      panel.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
   }, [state.phase]);
 
   // stable, so the grids (memoized) render again only when what they show changes, not with each phase
