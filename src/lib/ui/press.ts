@@ -6,24 +6,40 @@ const CLICK_WAIT_MS = 1000;
 /** The press under way on an element: its pointer. */
 const pressing = new WeakMap<Element, number>();
 
+/** A release that ran (or was refused for) its element: the click the browser sends for it has not come. */
+interface OwedClick {
+  element: Element;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** The clicks owed by releases, oldest first (the browser sends a tap's click after the tap's release). */
+const owed: OwedClick[] = [];
+
+function settle(click: OwedClick): void {
+  clearTimeout(click.timer);
+  owed.splice(owed.indexOf(click), 1);
+  if (owed.length === 0) window.removeEventListener('click', swallow, true);
+}
+
+/** A click while one is owed is the oldest release's, wherever it lands (the screen may have changed). */
+function swallow(event: Event): void {
+  const click = owed[0];
+  if (!click) return;
+  event.stopPropagation();
+  event.preventDefault();
+  settle(click);
+}
+
 /**
- * Swallows the click the browser sends for a tap whose release already ran its action, wherever it lands
- * (the screen may have changed under the finger by then), until the next tap begins or CLICK_WAIT_MS.
+ * Swallows the click the browser sends for a release on `element`, when it comes or until CLICK_WAIT_MS.
+ * Another tap beginning meanwhile does not end the wait: on a slow phone the first tap's click may come
+ * after the second tap's pointerdown, even after its pointerup. A tap whose click never comes (a long press)
+ * leaves the next click within CLICK_WAIT_MS of its release swallowed: that tap is lost, never misdirected.
  */
-function swallowClick(): void {
-  const done = () => {
-    clearTimeout(timer);
-    window.removeEventListener('click', swallow, true);
-    window.removeEventListener('pointerdown', done, true);
-  };
-  const swallow = (event: Event) => {
-    event.stopPropagation();
-    event.preventDefault();
-    done();
-  };
-  const timer = setTimeout(done, CLICK_WAIT_MS);
-  window.addEventListener('click', swallow, true);
-  window.addEventListener('pointerdown', done, true);
+function oweClick(element: Element): void {
+  if (owed.length === 0) window.addEventListener('click', swallow, true);
+  const click: OwedClick = { element, timer: setTimeout(() => settle(click), CLICK_WAIT_MS) };
+  owed.push(click);
 }
 
 /**
@@ -31,9 +47,10 @@ function swallowClick(): void {
  * the browser sends the click only after it has drawn a frame for the touch (with a slow CPU, tens to
  * hundreds of ms): a money action's request leaves at the release instead, before that frame. A tap that
  * becomes a scroll is cancelled (pointercancel) and runs nothing, a press that began elsewhere, ended off
- * the button or on a disabled button runs nothing, and the release's own click is swallowed, so one tap runs the action once
- * and its click cannot reach what the screen shows by then; a click without a press (the keyboard,
- * assistive technology) runs it as before.
+ * the button or on a disabled button runs nothing, and the release's own click is swallowed, so one tap
+ * runs the action once and its click cannot reach what the screen shows by then; a second tap before that
+ * click has come runs nothing (see onPointerUp). A click without a press (the keyboard, assistive
+ * technology) runs it as before.
  */
 export function usePress(action: () => void) {
   const latest = useRef(action);
@@ -65,8 +82,12 @@ export function usePress(action: () => void) {
           event.clientY > box.bottom
         )
           return;
-        swallowClick();
-        latest.current();
+        // a second release before the click of the one that ran (a double tap, a slow phone's late click)
+        // is the same intent: it runs nothing, and its own click is swallowed too. Once that click has come
+        // (or the wait has run out), a tap is a new intent; whether it may run is the action's own guard.
+        const again = owed.some((click) => click.element === element);
+        oweClick(element);
+        if (!again) latest.current();
       },
       onClick() {
         latest.current();
