@@ -51,9 +51,13 @@ function dispatch(
   handler(event);
 }
 
-/** The browser's click on the button: it reaches the button's onClick unless swallowed on its way. */
-function click(handlers: Handlers): void {
+/**
+ * The browser's click on the button: it reaches the button's onClick unless swallowed on its way. Chromium's
+ * names the touch it ends (`pointerId`); a browser whose click is a plain MouseEvent names none.
+ */
+function click(handlers: Pick<Handlers, 'onClick'>, pointerId?: number): void {
   const event = new Event('click', { cancelable: true });
+  if (pointerId !== undefined) Object.assign(event, { pointerType: 'touch', pointerId });
   window.dispatchEvent(event);
   if (!event.defaultPrevented) handlers.onClick();
 }
@@ -98,13 +102,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('usePress', () => {
+// every test twice: with Chromium's clicks, which name their touch, and with clicks that name none
+describe.each([
+  ['clicks naming their touch', true],
+  ['clicks naming no touch', false],
+])('usePress, %s', (_, named) => {
+  const clickOf = (handlers: Pick<Handlers, 'onClick'>, pointerId: number) =>
+    click(handlers, named ? pointerId : undefined);
+
   it('runs at the release, once: the click that follows is swallowed', () => {
     const press = setUp();
     press.down(1);
     press.up(1);
     expect(press.runs()).toBe(1);
-    click(press.handlers);
+    clickOf(press.handlers, 1);
     expect(press.runs()).toBe(1);
   });
 
@@ -114,8 +125,8 @@ describe('usePress', () => {
     press.up(1);
     press.down(2);
     press.up(2);
-    click(press.handlers);
-    click(press.handlers);
+    clickOf(press.handlers, 1);
+    clickOf(press.handlers, 2);
     expect(press.runs()).toBe(1);
   });
 
@@ -124,12 +135,12 @@ describe('usePress', () => {
     press.down(1);
     press.up(1);
     press.down(2);
-    click(press.handlers);
+    clickOf(press.handlers, 1);
     expect(press.runs()).toBe(1);
     // the first tap's click has come: the second is a tap of its own
     press.up(2);
     expect(press.runs()).toBe(2);
-    click(press.handlers);
+    clickOf(press.handlers, 2);
     expect(press.runs()).toBe(2);
   });
 
@@ -139,7 +150,7 @@ describe('usePress', () => {
     expect(press.runs()).toBe(1);
     press.down(1);
     press.up(1);
-    click(press.handlers);
+    clickOf(press.handlers, 1);
     expect(press.runs()).toBe(2);
     click(press.handlers);
     expect(press.runs()).toBe(3);
@@ -172,7 +183,7 @@ describe('usePress', () => {
     press.down(2);
     press.up(2);
     expect(press.runs()).toBe(2);
-    click(press.handlers);
+    clickOf(press.handlers, 2);
     click(press.handlers);
     expect(press.runs()).toBe(3);
   });
@@ -184,8 +195,32 @@ describe('usePress', () => {
     a.up(1);
     b.down(2);
     b.up(2);
-    click(a.handlers);
-    click(b.handlers);
+    clickOf(a.handlers, 1);
+    clickOf(b.handlers, 2);
     expect([a.runs(), b.runs()]).toEqual([1, 1]);
+  });
+
+  it('lets the next tap of another button click when the first disabled itself (no click comes to it)', () => {
+    const press = setUp();
+    press.down(1);
+    press.up(1);
+    // its action under way: the browser drops the click aimed at the disabled button
+    press.element.disabled = true;
+    let other = 0;
+    window.dispatchEvent(new Event('pointerdown'));
+    clickOf({ onClick: () => other++ }, 2);
+    expect([press.runs(), other]).toEqual([1, 1]);
+  });
+});
+
+describe('usePress, clicks naming their touch', () => {
+  it('lets the click of another touch through while a click that never comes is owed (a long press)', () => {
+    const press = setUp();
+    press.down(1);
+    press.up(1);
+    let other = 0;
+    window.dispatchEvent(new Event('pointerdown'));
+    click({ onClick: () => other++ }, 2);
+    expect([press.runs(), other]).toEqual([1, 1]);
   });
 });

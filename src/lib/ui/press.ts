@@ -9,6 +9,7 @@ const pressing = new WeakMap<Element, number>();
 /** A release that ran (or was refused for) its element: the click the browser sends for it has not come. */
 interface OwedClick {
   element: Element;
+  pointerId: number;
   timer: ReturnType<typeof setTimeout>;
 }
 
@@ -18,12 +19,22 @@ const owed: OwedClick[] = [];
 function settle(click: OwedClick): void {
   clearTimeout(click.timer);
   owed.splice(owed.indexOf(click), 1);
-  if (owed.length === 0) window.removeEventListener('click', swallow, true);
+  if (owed.length === 0) {
+    window.removeEventListener('click', swallow, true);
+    window.removeEventListener('pointerdown', forgetDisabled, true);
+  }
 }
 
-/** A click while one is owed is the oldest release's, wherever it lands (the screen may have changed). */
+/**
+ * An owed click is swallowed wherever it lands (the screen may have changed under the finger). A click that
+ * names its pointer (Chromium's: a PointerEvent with the touch's own pointerId, new for every touch) is the
+ * release's of that pointer or none; one that does not (a browser whose click is a plain MouseEvent) is taken
+ * for the oldest release's.
+ */
 function swallow(event: Event): void {
-  const click = owed[0];
+  const named = event as Partial<Pick<globalThis.PointerEvent, 'pointerType' | 'pointerId'>>;
+  const pointer = named.pointerType ? named.pointerId : undefined;
+  const click = pointer === undefined ? owed[0] : owed.find((c) => c.pointerId === pointer);
   if (!click) return;
   event.stopPropagation();
   event.preventDefault();
@@ -31,14 +42,24 @@ function swallow(event: Event): void {
 }
 
 /**
- * Swallows the click the browser sends for a release on `element`, when it comes or until CLICK_WAIT_MS.
- * Another tap beginning meanwhile does not end the wait: on a slow phone the first tap's click may come
- * after the second tap's pointerdown, even after its pointerup. A tap whose click never comes (a long press)
- * leaves the next click within CLICK_WAIT_MS of its release swallowed: that tap is lost, never misdirected.
+ * The browser sends no click to a disabled button: the click of a release whose button has disabled itself
+ * (its action under way) is not waited for once another tap begins, lest it be that tap's click taken.
  */
-function oweClick(element: Element): void {
-  if (owed.length === 0) window.addEventListener('click', swallow, true);
-  const click: OwedClick = { element, timer: setTimeout(() => settle(click), CLICK_WAIT_MS) };
+function forgetDisabled(): void {
+  for (const click of [...owed]) if ((click.element as HTMLButtonElement).disabled) settle(click);
+}
+
+/**
+ * Swallows the click the browser sends for a release on `element`, when it comes or until CLICK_WAIT_MS.
+ * Another tap beginning meanwhile does not end the wait (but see forgetDisabled): on a slow phone the first
+ * tap's click may come after the second tap's pointerdown, even after its pointerup.
+ */
+function oweClick(element: Element, pointerId: number): void {
+  if (owed.length === 0) {
+    window.addEventListener('click', swallow, true);
+    window.addEventListener('pointerdown', forgetDisabled, true);
+  }
+  const click: OwedClick = { element, pointerId, timer: setTimeout(() => settle(click), CLICK_WAIT_MS) };
   owed.push(click);
 }
 
@@ -86,7 +107,7 @@ export function usePress(action: () => void) {
         // is the same intent: it runs nothing, and its own click is swallowed too. Once that click has come
         // (or the wait has run out), a tap is a new intent; whether it may run is the action's own guard.
         const again = owed.some((click) => click.element === element);
-        oweClick(element);
+        oweClick(element, event.pointerId);
         if (!again) latest.current();
       },
       onClick() {
