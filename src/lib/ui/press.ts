@@ -6,24 +6,61 @@ const CLICK_WAIT_MS = 1000;
 /** The press under way on an element: its pointer. */
 const pressing = new WeakMap<Element, number>();
 
-/**
- * Swallows the click the browser sends for a tap whose release already ran its action, wherever it lands
- * (the screen may have changed under the finger by then), until the next tap begins or CLICK_WAIT_MS.
- */
-function swallowClick(): void {
-  const done = () => {
-    clearTimeout(timer);
+/** A release that ran (or was refused for) its element: the click the browser sends for it has not come. */
+interface OwedClick {
+  element: Element;
+  pointerId: number;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** The clicks owed by releases, oldest first (the browser sends a tap's click after the tap's release). */
+const owed: OwedClick[] = [];
+
+function settle(click: OwedClick): void {
+  clearTimeout(click.timer);
+  owed.splice(owed.indexOf(click), 1);
+  if (owed.length === 0) {
     window.removeEventListener('click', swallow, true);
-    window.removeEventListener('pointerdown', done, true);
-  };
-  const swallow = (event: Event) => {
-    event.stopPropagation();
-    event.preventDefault();
-    done();
-  };
-  const timer = setTimeout(done, CLICK_WAIT_MS);
-  window.addEventListener('click', swallow, true);
-  window.addEventListener('pointerdown', done, true);
+    window.removeEventListener('pointerdown', forgetDisabled, true);
+  }
+}
+
+/**
+ * An owed click is swallowed wherever it lands (the screen may have changed under the finger). A click that
+ * names its pointer (Chromium's: a PointerEvent with the touch's own pointerId, new for every touch) is the
+ * release's of that pointer or none; one that does not (a browser whose click is a plain MouseEvent) is taken
+ * for the oldest release's.
+ */
+function swallow(event: Event): void {
+  const named = event as Partial<Pick<globalThis.PointerEvent, 'pointerType' | 'pointerId'>>;
+  const pointer = named.pointerType ? named.pointerId : undefined;
+  const click = pointer === undefined ? owed[0] : owed.find((c) => c.pointerId === pointer);
+  if (!click) return;
+  event.stopPropagation();
+  event.preventDefault();
+  settle(click);
+}
+
+/**
+ * The browser sends no click to a disabled button: the click of a release whose button has disabled itself
+ * (its action under way) is not waited for once another tap begins, lest it be that tap's click taken.
+ */
+function forgetDisabled(): void {
+  for (const click of [...owed]) if ((click.element as HTMLButtonElement).disabled) settle(click);
+}
+
+/**
+ * Swallows the click the browser sends for a release on `element`, when it comes or until CLICK_WAIT_MS.
+ * Another tap beginning meanwhile does not end the wait (but see forgetDisabled): on a slow phone the first
+ * tap's click may come after the second tap's pointerdown, even after its pointerup.
+ */
+function oweClick(element: Element, pointerId: number): void {
+  if (owed.length === 0) {
+    window.addEventListener('click', swallow, true);
+    window.addEventListener('pointerdown', forgetDisabled, true);
+  }
+  const click: OwedClick = { element, pointerId, timer: setTimeout(() => settle(click), CLICK_WAIT_MS) };
+  owed.push(click);
 }
 
 /**
@@ -31,9 +68,10 @@ function swallowClick(): void {
  * the browser sends the click only after it has drawn a frame for the touch (with a slow CPU, tens to
  * hundreds of ms): a money action's request leaves at the release instead, before that frame. A tap that
  * becomes a scroll is cancelled (pointercancel) and runs nothing, a press that began elsewhere, ended off
- * the button or on a disabled button runs nothing, and the release's own click is swallowed, so one tap runs the action once
- * and its click cannot reach what the screen shows by then; a click without a press (the keyboard,
- * assistive technology) runs it as before.
+ * the button or on a disabled button runs nothing, and the release's own click is swallowed, so one tap
+ * runs the action once and its click cannot reach what the screen shows by then; a second tap before that
+ * click has come runs nothing (see onPointerUp). A click without a press (the keyboard, assistive
+ * technology) runs it as before.
  */
 export function usePress(action: () => void) {
   const latest = useRef(action);
@@ -65,8 +103,12 @@ export function usePress(action: () => void) {
           event.clientY > box.bottom
         )
           return;
-        swallowClick();
-        latest.current();
+        // a second release before the click of the one that ran (a double tap, a slow phone's late click)
+        // is the same intent: it runs nothing, and its own click is swallowed too. Once that click has come
+        // (or the wait has run out), a tap is a new intent; whether it may run is the action's own guard.
+        const again = owed.some((click) => click.element === element);
+        oweClick(element, event.pointerId);
+        if (!again) latest.current();
       },
       onClick() {
         latest.current();
