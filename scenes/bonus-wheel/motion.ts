@@ -137,5 +137,5 @@ export function crossings(wheel: BonusWheelMotion, fromMs: number, toMs: number)
  * spin's start to its end, cumulative, within a quarter degree of motion() between keyframes.
  */
 export function discKeyframes(wheel: BonusWheelMotion): { t: number; angle: number }[] {
-  return turnKeyframes((t) => motion(wheel, t).turns, wheel.durationMs, wheel.direction);
+  return turnKeyframes(wheel, wheel.direction);
 }

@@ -115,5 +115,5 @@ export function crossings(wheel: ChanceWheelMotion, fromMs: number, toMs: number
  * roll's start to its stop, cumulative, within a quarter degree of motion() between keyframes.
  */
 export function discKeyframes(wheel: ChanceWheelMotion): { t: number; angle: number }[] {
-  return turnKeyframes((t) => motion(wheel, t).turns, wheel.durationMs, wheel.direction);
+  return turnKeyframes(wheel, wheel.direction);
 }

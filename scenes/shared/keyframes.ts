@@ -68,7 +68,8 @@ function easedKeyframes(
   span = 0,
 ): Keyframe[] {
   const distance = to - from;
-  if (distance === 0 || !(durationMs > 0)) return sampleKeyframes(() => from, durationMs, { tolerance });
+  // no distance, or no time: the tween is at its end throughout
+  if (distance === 0 || !(durationMs > 0)) return sampleKeyframes(() => to, durationMs, { tolerance });
   const band = 2 ** Math.floor(Math.log2(tolerance / Math.max(Math.abs(distance), span)));
   const key = `${cacheKey}|${durationMs}|${band}`;
   let progress = easedCache.get(key);
@@ -129,6 +130,40 @@ export function scrollKeyframes(scroll: EasedScroll, tolerance: number, span?: n
       span,
     );
     scrollKeyframesOf.set(scroll, keyframes);
+  }
+  return keyframes;
+}
+
+/** A wheel's turn from startTurns to finalTurns over durationMs eased by a named ease: what a wheel's motion holds. */
+export interface EasedTurn {
+  durationMs: number;
+  ease: string;
+  startTurns: number;
+  finalTurns: number;
+}
+
+/** Each motion object's keyframes (its scale and tolerance are its wheel's, the same for every call). */
+const turnMemo = new WeakMap<EasedTurn, Keyframe[]>();
+
+/**
+ * A wheel's turn as keyframes of its cumulative turns times `scale` (degrees a turn, signed by the direction)
+ * within `tolerance` of that unit (see easedKeyframes): the ease's curve is sampled once per ease, length and
+ * band and scaled to each roll's turns, computed once per motion object. Sampled point by point through the
+ * wheel's motion() for every roll, a 5 s roll's keyframes took ~20 ms of a slow phone's main thread as the
+ * hand-off started.
+ */
+export function turnKeyframesOf(turn: EasedTurn, scale: number, tolerance: number): Keyframe[] {
+  let keyframes = turnMemo.get(turn);
+  if (!keyframes) {
+    keyframes = easedKeyframes(
+      (t) => tweenAt(turn.durationMs, turn.ease, t).eased,
+      turn.ease,
+      turn.durationMs,
+      turn.startTurns * scale,
+      turn.finalTurns * scale,
+      tolerance,
+    );
+    turnMemo.set(turn, keyframes);
   }
   return keyframes;
 }

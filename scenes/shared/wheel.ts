@@ -10,7 +10,7 @@
  * Screen angles are Pixi's: radians, 0 along +x, growing clockwise (y points down); the top is -PI/2.
  */
 
-import { sampleKeyframes } from './keyframes.ts';
+import { turnKeyframesOf, type EasedTurn } from './keyframes.ts';
 
 /** Which way the wheel turns on screen. */
 export type SpinDirection = 'clockwise' | 'counterclockwise';
@@ -78,13 +78,10 @@ const TURN_KEYFRAME_TOLERANCE_DEG = 0.2;
  * so the straight pieces stay within a quarter degree of the motion. At each keyframe the angle mod 360 is
  * the rotation wheelRotation() gives for the fraction under the pointer then.
  */
-export function turnKeyframes(
-  turnsAt: (tMs: number) => number,
-  durationMs: number,
-  direction: SpinDirection,
-): { t: number; angle: number }[] {
+export function turnKeyframes(turn: EasedTurn, direction: SpinDirection): { t: number; angle: number }[] {
   const degrees = directionSign(direction) * 360;
-  return sampleKeyframes((t) => degrees * turnsAt(t), durationMs, {
-    tolerance: TURN_KEYFRAME_TOLERANCE_DEG,
-  }).map(({ t, value }) => ({ t, angle: value }));
+  return turnKeyframesOf(turn, degrees, TURN_KEYFRAME_TOLERANCE_DEG).map(({ t, value }) => ({
+    t,
+    angle: value,
+  }));
 }

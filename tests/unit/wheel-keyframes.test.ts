@@ -3,7 +3,7 @@ import { bonusMotion, pickSpin } from '../../scenes/bonus-wheel/index.ts';
 import { discKeyframes as bonusKeyframes, motion as bonusPose } from '../../scenes/bonus-wheel/motion.ts';
 import { chanceMotion } from '../../scenes/chance-wheel/index.ts';
 import { discKeyframes as chanceKeyframes, motion as chancePose } from '../../scenes/chance-wheel/motion.ts';
-import { KEYFRAME_MIN_MS } from '../../scenes/shared/keyframes.ts';
+import { KEYFRAME_MIN_MS, turnKeyframesOf } from '../../scenes/shared/keyframes.ts';
 import { seededRandom } from '../../scenes/shared/random.ts';
 import type { SpinDirection } from '../../scenes/shared/wheel.ts';
 
@@ -100,6 +100,25 @@ describe('chance wheel keyframes', () => {
     expect(keyframes[0]!.angle).toBe(0);
     expect(keyframes.at(-1)!.angle).toBe(360 * 5.5);
     expect(degrees(chancePose(wheel, wheel.durationMs).rotation)).toBeCloseTo(180, 9);
+  });
+});
+
+describe('a wheel turn’s keyframes, from its ease’s shared curve', () => {
+  it('are made once per roll, and two rolls of one ease and length share the curve’s times', () => {
+    const first = chanceMotion({ chance: 0.26, rolled: 0.5 });
+    const second = chanceMotion({ chance: 0.26, rolled: 0.9, startFraction: 0.5 });
+    expect(turnKeyframesOf(first, 360, 0.2)).toBe(turnKeyframesOf(first, 360, 0.2));
+    expect(second.finalTurns - second.startTurns).not.toBe(first.finalTurns - first.startTurns);
+    const times = (wheel: typeof first) => chanceKeyframes(wheel).map((k) => k.t);
+    expect(times(second)).toEqual(times(first));
+    // each roll still starts and ends exactly on its own turns
+    expect(chanceKeyframes(second)[0]!.angle).toBeCloseTo(360 * second.startTurns, 9);
+    expect(chanceKeyframes(second).at(-1)!.angle).toBe(360 * second.finalTurns);
+  });
+
+  it('of a roll without duration (reduced motion) hold the stop, not the start', () => {
+    const wheel = { ...chanceMotion({ chance: 0.26, rolled: 0.5 }), durationMs: 0 };
+    expect(chanceKeyframes(wheel)).toEqual([{ t: 0, angle: 360 * wheel.finalTurns }]);
   });
 });
 
