@@ -111,27 +111,40 @@ export interface EasedScroll {
   finalX: number;
 }
 
-const scrollKeyframesOf = new WeakMap<EasedScroll, Keyframe[]>();
+/** Each motion object's keyframes (a reel's scroll, a wheel's turn), made on first use. */
+const motionKeyframes = new WeakMap<object, Keyframe[]>();
+
+/** The keyframes of a motion object's eased tween from `from` to `to` (see easedKeyframes), once per object. */
+function keyframesOnce(
+  motion: { durationMs: number; ease: string },
+  from: number,
+  to: number,
+  tolerance: number,
+  span?: number,
+): Keyframe[] {
+  let keyframes = motionKeyframes.get(motion);
+  if (!keyframes) {
+    const { durationMs, ease } = motion;
+    keyframes = easedKeyframes(
+      (t) => tweenAt(durationMs, ease, t).eased,
+      ease,
+      durationMs,
+      from,
+      to,
+      tolerance,
+      span,
+    );
+    motionKeyframes.set(motion, keyframes);
+  }
+  return keyframes;
+}
 
 /**
  * A reel's scroll as keyframes within `tolerance` px (see easedKeyframes, `span` likewise), computed once per
  * motion object: the strip, the tick schedule and the hand-off all read the same list.
  */
 export function scrollKeyframes(scroll: EasedScroll, tolerance: number, span?: number): Keyframe[] {
-  let keyframes = scrollKeyframesOf.get(scroll);
-  if (!keyframes) {
-    keyframes = easedKeyframes(
-      (t) => tweenAt(scroll.durationMs, scroll.ease, t).eased,
-      scroll.ease,
-      scroll.durationMs,
-      scroll.startX,
-      scroll.finalX,
-      tolerance,
-      span,
-    );
-    scrollKeyframesOf.set(scroll, keyframes);
-  }
-  return keyframes;
+  return keyframesOnce(scroll, scroll.startX, scroll.finalX, tolerance, span);
 }
 
 /** A wheel's turn from startTurns to finalTurns over durationMs eased by a named ease: what a wheel's motion holds. */
@@ -142,28 +155,13 @@ export interface EasedTurn {
   finalTurns: number;
 }
 
-/** Each motion object's keyframes (its scale and tolerance are its wheel's, the same for every call). */
-const turnMemo = new WeakMap<EasedTurn, Keyframe[]>();
-
 /**
  * A wheel's turn as keyframes of its cumulative turns times `scale` (degrees a turn, signed by the direction)
  * within `tolerance` of that unit (see easedKeyframes): the ease's curve is sampled once per ease, length and
- * band and scaled to each roll's turns, computed once per motion object. Sampled point by point through the
- * wheel's motion() for every roll, a 5 s roll's keyframes took ~20 ms of a slow phone's main thread as the
- * hand-off started.
+ * band and scaled to each roll's turns, computed once per motion object (its scale and tolerance are its
+ * wheel's, the same for every call). Sampled point by point through the wheel's motion() for every roll, a
+ * 5 s roll's keyframes took ~20 ms of a slow phone's main thread as the hand-off started.
  */
 export function turnKeyframesOf(turn: EasedTurn, scale: number, tolerance: number): Keyframe[] {
-  let keyframes = turnMemo.get(turn);
-  if (!keyframes) {
-    keyframes = easedKeyframes(
-      (t) => tweenAt(turn.durationMs, turn.ease, t).eased,
-      turn.ease,
-      turn.durationMs,
-      turn.startTurns * scale,
-      turn.finalTurns * scale,
-      tolerance,
-    );
-    turnMemo.set(turn, keyframes);
-  }
-  return keyframes;
+  return keyframesOnce(turn, turn.startTurns * scale, turn.finalTurns * scale, tolerance);
 }

@@ -32,6 +32,17 @@ function strip(images: (Blob | null)[], times: number[]): CompositedStrip {
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** The face as a disc at rest in a box (a stand-by's disc: its keyframes are not used). */
+const faceDisc = (x: number, y: number, width: number, height: number): CompositedDisc => ({
+  kind: 'disc',
+  x,
+  y,
+  width,
+  height,
+  image: face,
+  keyframes: [],
+});
+
 describe('composited layers between a worker and the page', () => {
   it('shifts every keyframe time and keeps the values', () => {
     const shifted = shiftLayer({ kind: 'disc' as const, keyframes: [{ t: 5, angle: 30 }] }, 100);
@@ -111,15 +122,7 @@ describe('the worker’s compositor', () => {
 
   it('posts stood-by discs with their images by number, each image once', () => {
     const { posted, compositor } = recorder();
-    const disc: CompositedDisc = {
-      kind: 'disc',
-      x: 1,
-      y: 2,
-      width: 3,
-      height: 4,
-      image: face,
-      keyframes: [],
-    };
+    const disc = faceDisc(1, 2, 3, 4);
     compositor.standBy(7, [disc]);
     compositor.standBy(7, [disc]);
     compositor.standBy(7, []);
@@ -323,15 +326,7 @@ describe('the page’s compositor for the runtime on its own thread', () => {
 
   it('stands discs by once decoded, without waiting for a frame', async () => {
     const { compositor, calls } = ownThread();
-    const disc: CompositedDisc = {
-      kind: 'disc',
-      x: 0,
-      y: 0,
-      width: 10,
-      height: 10,
-      image: face,
-      keyframes: [],
-    };
+    const disc = faceDisc(0, 0, 10, 10);
     compositor.standBy(1, [disc]);
     compositor.standBy(2, [disc]);
     compositor.standBy(2, []);
