@@ -8,8 +8,8 @@ import { openAs, startAppServer, type TestServer } from './players.ts';
 // The win screen's reveal steps up with the win (rarity, or value against the price), skipped under reduced
 // motion; multiplier badges; Sell all in one request with a total that follows every sale; Open again. And the
 // money buttons act as the tap is released (before the browser's click, which a phone sends only after drawing a
-// frame): one tap is one request, a finger slid off the button before lifting does nothing, the keyboard still
-// acts through the click.
+// frame): one tap is one request, two quick taps whose first click comes late are one request, a finger slid
+// off the button before lifting does nothing, the keyboard still acts through the click.
 // Cases made for this test make the tier certain: 'jackpot' (0.1 TON) always drops a 45 TON diamond (450×),
 // 'dud' (5 TON) always a 0.1 TON lollipop (a common item worth less than the price).
 
