@@ -64,5 +64,19 @@ export async function recordWeightTable(
  * guessed; the proof page of a bet lives at /verify/<id>.
  */
 export function newBetId(): string {
-  return randomBytes(9).toString('base64url');
+  if (betIdOffset + BET_ID_BYTES > betIdPool.length) {
+    betIdPool = randomBytes(BET_ID_BYTES * 512);
+    betIdOffset = 0;
+  }
+  const id = betIdPool.toString('base64url', betIdOffset, betIdOffset + BET_ID_BYTES);
+  betIdOffset += BET_ID_BYTES;
+  return id;
 }
+
+const BET_ID_BYTES = 9;
+/**
+ * Random bytes drawn 512 ids at a time (as node's randomUUID keeps a cache): one call into the system's
+ * generator per id cost about 2% of the server's CPU per x3 opening. Each id still takes bytes of its own.
+ */
+let betIdPool = Buffer.alloc(0);
+let betIdOffset = 0;

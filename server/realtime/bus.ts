@@ -17,7 +17,7 @@ import type { Db, OpenedDatabase } from '../db/index.ts';
  * - PGlite (one process): in-process delivery.
  * - Postgres: publish() delivers in-process at once and sends NOTIFY on one shared Postgres channel (on the
  *   dedicated listener connection while it is up, the pool otherwise; what is published while a NOTIFY
- *   statement runs leaves together in the next one); each instance LISTENs on that
+ *   statement runs leaves together in the next one, packed several to a notification); each instance LISTENs on that
  *   connection and delivers what other instances published. A dropped
  *   listener connection reconnects with backoff (messages published meanwhile are not replayed).
  */
@@ -37,7 +37,7 @@ export interface EventBus {
 
 /** Postgres's limit on a NOTIFY payload is 8000 bytes; the envelope counts. */
 export const MAX_MESSAGE_BYTES = 7900;
-/** Most NOTIFYs sent in one statement. */
+/** Most messages sent in one statement (packed several to a notification, see pack). */
 const MAX_NOTIFIES_PER_STATEMENT = 200;
 /** The one Postgres channel every bus message travels on. */
 const PG_CHANNEL = 'giftcases_bus';
@@ -171,7 +171,8 @@ class PostgresBus extends LocalBus {
     this.draining = false;
   }
 
-  private async send(texts: string[]): Promise<void> {
+  private async send(messages: string[]): Promise<void> {
+    const texts = pack(messages);
     // on the listener's own connection when it is up: a publish never waits for a pooled connection, so
     // a pool busy with requests does not hold up (or time out) the feed and balance pushes
     const client = this.client;
@@ -194,16 +195,26 @@ class PostgresBus extends LocalBus {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (msg) => {
-      if (msg.channel !== PG_CHANNEL || !msg.payload || msg.payload.startsWith(this.ownPrefix)) return;
-      let env: Envelope;
+      const text = msg.payload;
+      // ours were delivered at publish: skipped unparsed (a pack holds one publisher's messages only)
+      if (
+        msg.channel !== PG_CHANNEL ||
+        !text ||
+        text.startsWith(this.ownPrefix, text.startsWith('[') ? 1 : 0)
+      ) {
+        return;
+      }
+      let parsed: unknown;
       try {
-        env = JSON.parse(msg.payload) as Envelope;
+        parsed = JSON.parse(text);
       } catch {
         this.log?.warn('bus: a notification that is not JSON was ignored');
         return;
       }
-      if (env.i === this.instance || typeof env.c !== 'string') return; // ours was delivered at publish
-      this.deliver(env.c, env.p);
+      for (const env of (Array.isArray(parsed) ? parsed : [parsed]) as Envelope[]) {
+        if (!env || env.i === this.instance || typeof env.c !== 'string') continue;
+        this.deliver(env.c, env.p);
+      }
     });
     client.on('error', (err) => {
       this.log?.warn({ err }, 'bus: listener connection failed');
@@ -255,6 +266,33 @@ class PostgresBus extends LocalBus {
 
 function checkChannel(channel: string): void {
   if (!CHANNEL_NAME.test(channel)) throw new RangeError(`bad bus channel name: ${channel}`);
+}
+
+/**
+ * Packs messages (envelopes' JSON texts, each within MAX_MESSAGE_BYTES) into as few notification payloads
+ * as fit, in order: a message alone is sent as it is, several as a JSON array of them. Every notification
+ * goes through Postgres's one queue to every listening instance, this one included (which skips its own),
+ * so a busy second's thousands of drops and balances cost tens of notifications, not thousands.
+ */
+export function pack(messages: readonly string[]): string[] {
+  const packs: string[] = [];
+  let group: string[] = [];
+  let bytes = 0;
+  const close = () => {
+    if (group.length === 1) packs.push(group[0]!);
+    else if (group.length > 1) packs.push(`[${group.join(',')}]`);
+    group = [];
+    bytes = 0;
+  };
+  for (const message of messages) {
+    const size = Buffer.byteLength(message);
+    // the brackets and one comma per message: a pack stays within MAX_MESSAGE_BYTES like any message
+    if (group.length > 0 && bytes + size + 1 + 2 > MAX_MESSAGE_BYTES) close();
+    group.push(message);
+    bytes += size + 1;
+  }
+  close();
+  return packs;
 }
 
 function encode(instance: string, channel: string, payload: unknown, sequence = 0): string {

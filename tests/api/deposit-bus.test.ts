@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import {
   createTestDatabase,
   postgresUrl,
@@ -95,6 +96,38 @@ describe.skipIf(!postgresUrl)('two instances on one Postgres', () => {
     const byN = (xs: unknown[]) => [...xs].sort((x, y) => (x as { n: number }).n - (y as { n: number }).n);
     expect(byN(onA)).toEqual([{ n: 1 }, { n: 2 }]);
     expect(byN(onB)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('many messages published at once travel packed and reach the other instance whole, in order', async () => {
+    const onB: unknown[] = [];
+    const onA: unknown[] = [];
+    b.built.ctx.bus.subscribe('packed', (p) => onB.push(p));
+    a.built.ctx.bus.subscribe('packed', (p) => onA.push(p));
+    // 300 drops of about 400 bytes: over 100 KB, so more than one statement and many notifications
+    const sent = Array.from({ length: 300 }, (_, n) => ({
+      n,
+      name: `Plush Pepe ${'🐸'.repeat(n % 7)}`,
+      pad: 'x'.repeat(360),
+    }));
+    // what Postgres carries: a listener of our own counts the notifications
+    const listener = new pg.Client({ connectionString: shared.url! });
+    await listener.connect();
+    let notifications = 0;
+    listener.on('notification', () => (notifications += 1));
+    await listener.query('LISTEN giftcases_bus');
+    await Promise.all([
+      a.built.ctx.bus.publishAll('packed', sent.slice(0, 150)),
+      ...sent.slice(150).map((m) => a.built.ctx.bus.publish('packed', m)),
+    ]);
+    await waitFor(() => onB.length === sent.length, 'every message on the other instance');
+    await new Promise((r) => setTimeout(r, 100));
+    await listener.end();
+    expect(onB).toEqual(sent);
+    // about 20 to a notification (over 7 KB each), where each message was one before
+    expect(notifications).toBeGreaterThan(10);
+    expect(notifications).toBeLessThan(40);
+    // the publisher had them at publish, once each: its own notifications, packed or not, are skipped
+    expect(onA).toEqual(sent);
   });
 
   it('a credit made by instance A reaches the player socket on instance B, and only that player', async () => {
