@@ -12,6 +12,7 @@ import { formatTon } from '../../contract/money.ts';
 import { grantRankRewards, rankPrizeCases, rankRewardDue } from '../retention/ranks.ts';
 import { prizeCaseOf, prizeCaseQuery, type PrizeCase } from '../retention/free-opening.ts';
 import { commitWith, executeTogether, prepared } from '../db/postgres-driver.ts';
+import type { KeyClaim } from '../lib/idempotency.ts';
 
 type Trx = Transaction<Database>;
 
@@ -46,13 +47,15 @@ export interface OpenOutcome {
  * statement, the last carrying the COMMIT (three round trips in all).
  * `commits`: the opening is the whole of its transaction, so its last statement may carry the COMMIT
  * (db/postgres-driver.ts, commitWith): nothing runs on the transaction after openCase returns.
+ * `claim`: an Idempotency-Key's claim (lib/idempotency.ts, KeyClaim), sent between the player's lock and the
+ * seed pair and checked before anything else is: a retry stops there and its stored answer is replayed.
  */
 export async function openCase(
   db: Db,
   userId: bigint,
   caseId: string,
   amount: number,
-  options: { commits?: boolean } = {},
+  options: { commits?: boolean; claim?: KeyClaim | null } = {},
 ): Promise<OpenOutcome> {
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_COPIES) {
     throw new RangeError(`amount must be an integer in [1, ${MAX_COPIES}]`);
@@ -60,7 +63,11 @@ export async function openCase(
   // given a transaction (an idempotent request's), open inside it; given the database, in a new one
   const run = async (trx: Trx): Promise<OpenOutcome> => {
     // the lock order of server/db/locks.ts: the player first (with the case), then their seed pair
-    const { player, box, seed: found } = await lockPlayerAndLoadCase(trx, userId, caseId);
+    const {
+      player,
+      box,
+      seed: found,
+    } = await lockPlayerAndLoadCase(trx, userId, caseId, options.claim ?? null);
     if (!box) throw notFound('CASE_NOT_FOUND', `There is no case "${caseId}"`);
     if (!box.is_active) throw conflict('CASE_INACTIVE', 'This case cannot be opened right now');
     if (box.is_locked) throw forbidden('CASE_LOCKED', 'This case is locked!');
@@ -193,16 +200,21 @@ type OpenedItem = RolledItem;
  * with its entries in roll order, and the active seed pair, locked second (null before the first roll). Two
  * statements in one exchange with the database (db/postgres-driver.ts, executeTogether): the seed pair is
  * read after the player's lock is held, so it is the pair as the last transaction of the player left it.
+ * An Idempotency-Key's claim goes between them (three statements), in the lock order: player, key, seed pair.
  */
-async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string) {
-  const [main, seeds] = await executeTogether(trx, [
+async function lockPlayerAndLoadCase(trx: Trx, userId: bigint, caseId: string, claim: KeyClaim | null) {
+  const [main, ...after] = await executeTogether(trx, [
     prepared(CompiledQuery.raw(LOCK_PLAYER_AND_LOAD_CASE, [userId, caseId])),
+    ...(claim ? [claim.query] : []),
     activeSeedQuery(userId),
   ]);
   const rows = main!.rows as PlayerCaseRow[];
   const first = rows[0];
   if (!first) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
   noteLocked(trx, userId);
+  // a key stored already: the request is a retry, whose stored answer stands whatever the case is now
+  if (claim) claim.check(after.shift()!);
+  const seeds = after[0];
   const player = {
     balance_nano: first.user_balance_nano,
     openings_count: first.openings_count,

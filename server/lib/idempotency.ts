@@ -86,13 +86,17 @@ function requestHash(request: FastifyRequest): string {
  * `ends` (the work's second argument) is true when nothing runs on `trx` after the work (a request without a
  * key): the work's last statement may then carry the COMMIT (db/postgres-driver.ts, commitWith). With a key,
  * the stored answer is the last statement and carries it.
+ * `workClaimsKey` (with `workLocksPlayer`): with a key, the work gets the key's claim (its third argument,
+ * KeyClaim) to send in its first exchange, after the statement that locks the player, and checks its result
+ * before acting on what it read; the player is then not locked apart. Without a key, or without this
+ * option, the claim is null.
  */
 export async function withIdempotency<T>(
   db: Db,
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (trx: Trx, ends: boolean) => Promise<T>,
-  options: { workLocksPlayer?: boolean } = {},
+  work: (trx: Trx, ends: boolean, claim: KeyClaim | null) => Promise<T>,
+  options: { workLocksPlayer?: boolean; workClaimsKey?: boolean } = {},
 ): Promise<T> {
   const key = idempotencyKeyOf(request);
   const userId = request.userId;
@@ -102,14 +106,19 @@ export async function withIdempotency<T>(
     return queueForPlayer(userId, () =>
       db.transaction().execute(async (trx) => {
         if (!options.workLocksPlayer) await lockPlayer(trx, userId);
-        return work(trx, true);
+        return work(trx, true, null);
       }),
     );
   }
   const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
   const hash = requestHash(request);
 
-  const outcome = await queueForPlayer(userId, () => runKeyed(db, userId, key, route, hash, work));
+  const keyed = { userId, key, route, hash };
+  const outcome = await queueForPlayer(userId, () =>
+    options.workClaimsKey && options.workLocksPlayer
+      ? runClaimedByWork(db, keyed, work)
+      : runKeyed(db, keyed, work),
+  );
 
   if (outcome.replayed) void reply.header(IDEMPOTENCY_REPLAYED_HEADER, 'true');
   void reply.status(outcome.statusCode);
@@ -124,61 +133,117 @@ ON CONFLICT (user_id, key) DO UPDATE SET route = excluded.route, request_hash = 
 WHERE idempotency_keys.created_at < $5::timestamptz
 RETURNING key`;
 
+/**
+ * The key's claim for a work that sends it itself (withIdempotency's `workClaimsKey`), in its first
+ * exchange with the database, right after the statement that locks the player (the lock order) and before
+ * it acts on anything it read: the work passes the claim's result to `check`, which throws when the key was
+ * not claimed (its stored answer is then replayed, and whatever the work read is dropped).
+ */
+export interface KeyClaim {
+  query: CompiledQuery;
+  check(result: { rows: readonly unknown[] }): void;
+}
+
+/** Thrown by KeyClaim.check: the key is stored already, so the request is a retry. */
+class KeyTaken extends Error {}
+
+interface Keyed {
+  userId: bigint;
+  key: string;
+  route: string;
+  hash: string;
+}
+
+type Outcome<T> = { replayed: boolean; statusCode: number; body: T };
+
+const claimKeyQuery = ({ userId, key, route, hash }: Keyed) =>
+  prepared(CompiledQuery.raw(CLAIM_KEY, [userId, key, route, hash, expiryCutoff()]));
+
+/**
+ * The keyed transaction of withIdempotency when the work locks the player and claims the key in its first
+ * exchange: an opening's lock with the case, the claim and the seed pair go together, one round trip fewer
+ * than a claim of its own.
+ */
+async function runClaimedByWork<T>(
+  db: Db,
+  keyed: Keyed,
+  work: (trx: Trx, ends: boolean, claim: KeyClaim) => Promise<T>,
+): Promise<Outcome<T>> {
+  return db.transaction().execute(async (trx) => {
+    let checked = false;
+    const claim: KeyClaim = {
+      query: claimKeyQuery(keyed),
+      check(result) {
+        checked = true;
+        if (result.rows.length === 0) throw new KeyTaken();
+      },
+    };
+    let body: T;
+    try {
+      body = await work(trx, false, claim);
+    } catch (err) {
+      if (err instanceof KeyTaken) return replayStored<T>(trx, keyed);
+      throw err;
+    }
+    if (!checked) throw new Error('withIdempotency: the work did not check its key claim');
+    return storeAnswer(trx, keyed, body);
+  });
+}
+
 /** The keyed transaction of withIdempotency: lock the player, claim or replay the key, run, store. */
 async function runKeyed<T>(
   db: Db,
-  userId: bigint,
-  key: string,
-  route: string,
-  hash: string,
-  work: (trx: Trx, ends: boolean) => Promise<T>,
-): Promise<{ replayed: boolean; statusCode: number; body: T }> {
-  const statusCode = 200;
+  keyed: Keyed,
+  work: (trx: Trx, ends: boolean, claim: null) => Promise<T>,
+): Promise<Outcome<T>> {
+  const { userId } = keyed;
   return db.transaction().execute(async (trx) => {
     // lock the player and claim the key in one exchange, in that order (the lock order); a stored key past
     // its lifetime is forgotten, so this request claims it afresh (the stale row is taken over in place, as
     // if deleted and inserted). The claim inserts nothing for a player who does not exist: the lock's empty
     // answer is the 401.
-    const [locked, claim] = await executeTogether(trx, [
-      lockPlayerQuery(userId),
-      prepared(CompiledQuery.raw(CLAIM_KEY, [userId, key, route, hash, expiryCutoff()])),
-    ]);
+    const [locked, claim] = await executeTogether(trx, [lockPlayerQuery(userId), claimKeyQuery(keyed)]);
     if (locked!.rows.length === 0) throw unauthorized('USER_UNKNOWN', 'The signed-in user does not exist');
     noteLocked(trx, userId);
-    const claimed = claim!.rows[0];
-
-    if (!claimed) {
-      const stored = await trx
-        .selectFrom('idempotency_keys')
-        .select(['route', 'request_hash', 'status_code', 'response'])
-        .where('user_id', '=', userId)
-        .where('key', '=', key)
-        .executeTakeFirstOrThrow();
-      if (stored.route !== route || stored.request_hash !== hash) {
-        throw new HttpError(
-          422,
-          'IDEMPOTENCY_KEY_REUSED',
-          'This Idempotency-Key was already used for a different request; use a new key',
-        );
-      }
-      if (stored.status_code === IN_PROGRESS) {
-        throw conflict('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still running');
-      }
-      return { replayed: true, statusCode: stored.status_code, body: parseStored(stored.response) as T };
-    }
-
-    const body = await work(trx, false);
-    const response = JSON.stringify(body);
-    await commitWith(
-      trx,
-      trx
-        .updateTable('idempotency_keys')
-        .set({ status_code: statusCode, response })
-        .where('user_id', '=', userId)
-        .where('key', '=', key),
-    );
-    return { replayed: false, statusCode, body };
+    if (claim!.rows.length === 0) return replayStored<T>(trx, keyed);
+    return storeAnswer(trx, keyed, await work(trx, false, null));
   });
+}
+
+/** A key found stored: its answer when the request is the same, 422 when it is another, 409 while it runs. */
+async function replayStored<T>(trx: Trx, { userId, key, route, hash }: Keyed): Promise<Outcome<T>> {
+  const stored = await trx
+    .selectFrom('idempotency_keys')
+    .select(['route', 'request_hash', 'status_code', 'response'])
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  if (stored.route !== route || stored.request_hash !== hash) {
+    throw new HttpError(
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used for a different request; use a new key',
+    );
+  }
+  if (stored.status_code === IN_PROGRESS) {
+    throw conflict('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still running');
+  }
+  return { replayed: true, statusCode: stored.status_code, body: parseStored(stored.response) as T };
+}
+
+/** Stores the work's answer under the claimed key, with the transaction's COMMIT in the same exchange. */
+async function storeAnswer<T>(trx: Trx, { userId, key }: Keyed, body: T): Promise<Outcome<T>> {
+  const statusCode = 200;
+  const response = JSON.stringify(body);
+  await commitWith(
+    trx,
+    trx
+      .updateTable('idempotency_keys')
+      .set({ status_code: statusCode, response })
+      .where('user_id', '=', userId)
+      .where('key', '=', key),
+  );
+  return { replayed: false, statusCode, body };
 }
 
 /** JSONB comes back parsed from both drivers; a text value (some setups) is parsed here. */

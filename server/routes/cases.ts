@@ -25,8 +25,11 @@ import { formatTon } from '../../contract/money.ts';
 const HISTORY_PAGE = 1;
 const HISTORY_LIMIT = 20;
 
-/** openCase locks the player with its first statement (reading the case in it): no separate lock first. */
-const LOCKS_PLAYER = { workLocksPlayer: true };
+/**
+ * openCase locks the player with its first statement (reading the case in it): no separate lock first; with
+ * an Idempotency-Key, it claims the key in that same exchange.
+ */
+const LOCKS_PLAYER = { workLocksPlayer: true, workClaimsKey: true };
 
 /** Content codings the cached catalogue answers come in, besides identity; the first is preferred. */
 const encodings = new Negotiator({ supportedValues: ['br', 'gzip'] });
@@ -100,8 +103,11 @@ export function caseRoutes(app: App, ctx: AppContext): void {
         ctx.db,
         request,
         reply,
-        async (trx, ends) => {
-          const outcome = await openCase(trx, request.userId, request.body.caseId, 1, { commits: ends });
+        async (trx, ends, claim) => {
+          const outcome = await openCase(trx, request.userId, request.body.caseId, 1, {
+            commits: ends,
+            claim,
+          });
           drops.splice(0, drops.length, ...outcome.drops);
           return { ...outcome.results[0]!, balance: formatTon(outcome.balanceNano) };
         },
@@ -126,8 +132,8 @@ export function caseRoutes(app: App, ctx: AppContext): void {
         ctx.db,
         request,
         reply,
-        async (trx, ends) => {
-          const outcome = await openCase(trx, request.userId, caseId, amount, { commits: ends });
+        async (trx, ends, claim) => {
+          const outcome = await openCase(trx, request.userId, caseId, amount, { commits: ends, claim });
           drops.splice(0, drops.length, ...outcome.drops);
           return {
             success: true as const,

@@ -767,6 +767,46 @@ describe('Idempotency-Key', () => {
     expect(held(await books(server, 820802), 'cake')).toBe(0);
   });
 
+  it('an opening claims its key with its first statement: a retry replays the answer even once the case has closed; a refused opening is not stored', async () => {
+    const id = 821001;
+    const token = await player(id, {}, 1n * TON);
+    const open = (amount: number, key: string) =>
+      server.call<OpenMultipleResponse | ApiError>('POST', '/cases/open-multiple', {
+        token,
+        body: { caseId: 'starter', amount },
+        headers: withKey(key),
+      });
+    const first = await open(2, 'open-then-close');
+    expect(first.status).toBe(200);
+    const after = await books(server, id);
+    expect(after.balanceNano).toBe(0n);
+    const { db } = server.built.ctx;
+    await db.updateTable('cases').set({ is_active: false }).where('id', '=', 'starter').execute();
+    try {
+      // the case is closed and the money spent, yet the retry is the same request: its stored answer
+      const retry = await open(2, 'open-then-close');
+      expect(retry).toEqual(first);
+      // a new key is a new request, refused as the case is now
+      expect(await open(2, 'after-close')).toMatchObject({ status: 409, body: { code: 'CASE_INACTIVE' } });
+    } finally {
+      await db.updateTable('cases').set({ is_active: true }).where('id', '=', 'starter').execute();
+    }
+    expect(await books(server, id)).toEqual(after);
+
+    // refused for want of money: nothing is stored under the key, so its retry after a top-up opens
+    expect(await open(3, 'refused-first')).toMatchObject({
+      status: 402,
+      body: { code: 'INSUFFICIENT_BALANCE' },
+    });
+    expect(await books(server, id)).toEqual(after);
+    await setBalance(server, id, 2n * TON);
+    const retried = await open(3, 'refused-first');
+    expect(retried.status).toBe(200);
+    expect((retried.body as OpenMultipleResponse).results).toHaveLength(3);
+    expect((await books(server, id)).balanceNano).toBe(2n * TON - 3n * 500_000_000n);
+    expectLedgerBalances(await books(server, id));
+  });
+
   it('a malformed key is refused; a refused request is not stored, so its retry runs afresh', async () => {
     const id = 820901;
     const token = await player(id, { cake: 1 });
