@@ -8,6 +8,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { groupedAfter } from './postgres-driver.ts';
 
 /**
  * Tells, after each commit, which players' balances it changed: every balance change writes a ledger row
@@ -120,10 +121,20 @@ class WatchedConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.inner.executeQuery<R>(compiledQuery);
-    const users =
-      ledgerInsertUsers(compiledQuery.query)?.map((u): [bigint, null] => [u, null]) ??
-      rawLedgerUsers(compiledQuery, result.rows);
-    if (users && users.length > 0) {
+    // the statements sent in the same exchange after it (executeTogether) ran after it, in order
+    const ran: [CompiledQuery, QueryResult<unknown>][] = [
+      [compiledQuery, result],
+      ...groupedAfter(compiledQuery),
+    ];
+    const users: [bigint, CommittedBalance | null][] = [];
+    for (const [query, { rows }] of ran) {
+      users.push(
+        ...(ledgerInsertUsers(query.query)?.map((u): [bigint, null] => [u, null]) ??
+          rawLedgerUsers(query, rows) ??
+          []),
+      );
+    }
+    if (users.length > 0) {
       // statements of one connection run in order: the last write of a player tells their balance
       if (this.state.inTransaction) for (const [u, known] of users) this.state.users.set(u, known);
       else report(this.listener(), new Map(users));

@@ -59,23 +59,38 @@ export async function commitWith<R>(
 /**
  * Runs statements of one transaction one after the other in a single exchange with Postgres (each runs
  * when the one before it has finished, as if sent one by one; the first failure fails the group and the
- * transaction rolls back). Elsewhere (PGlite) they simply run one by one. Only the first statement may
- * write ledger rows (the ledger watch, db/ledger-watch.ts, reads the first one's result only).
+ * transaction rolls back). Elsewhere (PGlite) they simply run one by one. Any of them may write ledger rows
+ * (the ledger watch, db/ledger-watch.ts, reads the others' results through groupedAfter).
+ * `commits`: the transaction's COMMIT goes after the last of them, in the same exchange, as with commitWith
+ * (and with its rule: nothing may run on the transaction after them, nor throw).
  */
 export async function executeTogether(
   trx: { executeQuery<T>(query: CompiledQuery<T>): Promise<QueryResult<T>> },
   queries: readonly CompiledQuery[],
+  options: { commits?: boolean } = {},
 ): Promise<QueryResult<unknown>[]> {
   const [first, ...rest] = queries;
   if (!first) return [];
   const executor = trx as unknown as Executor;
   followers.set(first, rest);
+  if (options.commits) committing.add(first);
   const head = await executor.executeQuery(first);
   const grouped = followerResults.get(first);
   if (grouped) return [head, ...grouped];
   const all = [head];
   for (const query of rest) all.push(await executor.executeQuery(query));
   return all;
+}
+
+/**
+ * The statements that ran in the same exchange right after `query` (executeTogether on Postgres), each with
+ * its result; none when they ran one by one (elsewhere: each was then executed on its own).
+ */
+export function groupedAfter(query: CompiledQuery): [CompiledQuery, QueryResult<unknown>][] {
+  const more = followers.get(query);
+  const results = followerResults.get(query);
+  if (!more || !results) return [];
+  return more.map((q, i) => [q, results[i]!]);
 }
 
 /** Compiled queries to run as named prepared statements (prepared), and the names given to their texts. */

@@ -9,7 +9,7 @@ import { entryOf, toApiItem, type EntryItemColumns, type ItemRow, type RolledIte
 import { activeSeedQuery, leaseOf, lockActiveSeed, type TakenSeed } from './fairness.ts';
 import { newBetId, weightTable } from './proofs.ts';
 import { formatTon } from '../../contract/money.ts';
-import { grantRankRewards, rankPrizeCases, rankRewardDue } from '../retention/ranks.ts';
+import { grantRankRewards, rankPrizeCases, rankRewardDue, rankRewardStatements } from '../retention/ranks.ts';
 import { prizeCaseOf, prizeCaseQuery, type PrizeCase } from '../retention/free-opening.ts';
 import { commitWith, executeTogether, prepared } from '../db/postgres-driver.ts';
 import type { KeyClaim } from '../lib/idempotency.ts';
@@ -106,8 +106,15 @@ export async function openCase(
     });
     let recordedRows: readonly unknown[];
     let prizes = new Map<string, PrizeCase>();
+    // spin and TON rewards go in the records' exchange; a case reward's free opening needs its prize case
+    const inline = rewardDue ? rankRewardStatements(trx, userId, openingsAfter, amount) : null;
+    let inlineBalance: bigint | null = null;
     if (!rewardDue) {
       ({ rows: recordedRows } = commits ? await commitWith(trx, records) : await trx.executeQuery(records));
+    } else if (inline) {
+      const [written, ...granted] = await executeTogether(trx, [records, ...inline.queries], { commits });
+      recordedRows = written!.rows;
+      inlineBalance = inline.balanceOf(granted);
     } else {
       const prizeIds = rankPrizeCases(openingsAfter, amount);
       const [written, ...read] = await executeTogether(trx, [records, ...prizeIds.map(prizeCaseQuery)]);
@@ -119,15 +126,17 @@ export async function openCase(
 
     return {
       // a rank this opening reached pays its reward now
-      balanceNano: rewardDue
-        ? await grantRankRewards(
-            trx,
-            { userId, balanceNano: recorded.balanceNano, openings: recorded.openingsCount, copies: amount },
-            // the pair's next nonce is the one after the draws (the records moved it on)
-            { seed, nonce: seed.nonce + amount, prizes },
-            commits,
-          )
-        : recorded.balanceNano,
+      balanceNano: inline
+        ? (inlineBalance ?? recorded.balanceNano)
+        : rewardDue
+          ? await grantRankRewards(
+              trx,
+              { userId, balanceNano: recorded.balanceNano, openings: recorded.openingsCount, copies: amount },
+              // the pair's next nonce is the one after the draws (the records moved it on)
+              { seed, nonce: seed.nonce + amount, prizes },
+              commits,
+            )
+          : recorded.balanceNano,
       drops: draws.map((d) => ({
         id: byNonce.get(d.nonce)!.id,
         created_at: byNonce.get(d.nonce)!.created_at,

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type QueryResult, type Transaction } from 'kysely';
 import type { ProfileLevel, RankView } from '../../contract/users.ts';
 import { formatTon } from '../../contract/money.ts';
 import type { Db } from '../db/index.ts';
@@ -99,22 +99,62 @@ export async function grantRankRewards(
       // a reward granted already (a retry, a race lost) wrote nothing and took no nonce
       if (opening) nonce += 1;
     } else {
-      // the primary key is the once: a reward granted already inserts nothing
-      const insert = trx
-        .insertInto('rank_rewards')
-        .values({
-          user_id: userId,
-          level: step.level,
-          reward_kind: reward.kind,
-          amount_nano: 0n,
-          case_id: null,
-        })
-        .onConflict((oc) => oc.columns(['user_id', 'level']).doNothing());
+      const insert = spinRewardQuery(trx, userId, step);
       if (last) await commitWith(trx, insert);
-      else await insert.execute();
+      else await trx.executeQuery(insert);
     }
   }
   return balance;
+}
+
+/**
+ * The statements of the rewards an opening reaches (as grantRankRewards grants them), when none of them is a
+ * case: a spin's and a TON reward's statements do not depend on what the opening's records return, so they
+ * can go in the records' own exchange (db/postgres-driver.ts, executeTogether), one round trip fewer. Null
+ * when a case reward is due: its free opening draws from the prize case read with the records, so
+ * grantRankRewards runs after them. `balanceOf` reads, from these statements' results, the balance the last
+ * TON reward left (null when none credited anything: granted already).
+ */
+export function rankRewardStatements(
+  trx: Trx,
+  userId: bigint,
+  openings: number,
+  copies: number,
+): { queries: CompiledQuery[]; balanceOf(results: readonly QueryResult<unknown>[]): bigint | null } | null {
+  const due = dueSteps(openings, copies);
+  if (due.some((step) => step.reward!.kind === 'case')) return null;
+  const queries = due.map((step) =>
+    step.reward!.kind === 'ton'
+      ? tonRewardQuery(trx, userId, step.level, step.name, step.reward!.amountNano)
+      : spinRewardQuery(trx, userId, step),
+  );
+  return {
+    queries,
+    balanceOf(results) {
+      let balance: bigint | null = null;
+      due.forEach((step, i) => {
+        if (step.reward!.kind !== 'ton') return;
+        const row = results[i]?.rows[0] as { ledger_balance_nano: bigint | string } | undefined;
+        if (row) balance = BigInt(row.ledger_balance_nano);
+      });
+      return balance;
+    },
+  };
+}
+
+/** A rank's spin (or other row-only) reward: the rank_rewards row; the primary key is the once. */
+function spinRewardQuery(trx: Trx, userId: bigint, step: RankStep): CompiledQuery {
+  return trx
+    .insertInto('rank_rewards')
+    .values({
+      user_id: userId,
+      level: step.level,
+      reward_kind: step.reward!.kind,
+      amount_nano: 0n,
+      case_id: null,
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'level']).doNothing())
+    .compile();
 }
 
 /**
@@ -133,8 +173,16 @@ async function grantTonReward(
   amountNano: bigint,
   commits: boolean,
 ): Promise<bigint | null> {
+  const query = tonRewardQuery(trx, userId, level, rankName, amountNano);
+  const { rows } = commits ? await commitWith(trx, query) : await trx.executeQuery(query);
+  const row = rows[0];
+  return row ? BigInt(row.ledger_balance_nano) : null;
+}
+
+/** grantTonReward's statement (its one row tells the balance after; no row: granted already). */
+function tonRewardQuery(trx: Trx, userId: bigint, level: number, rankName: string, amountNano: bigint) {
   const externalId = `rank:${userId}:${level}`;
-  const query = sql<{ ledger_user_id: bigint; ledger_balance_nano: bigint; ledger_version: bigint }>`
+  return sql<{ ledger_user_id: bigint; ledger_balance_nano: bigint; ledger_version: bigint }>`
     WITH due AS (
       SELECT 1 WHERE NOT EXISTS (
         SELECT 1 FROM rank_rewards WHERE user_id = ${userId}::bigint AND level = ${level}::integer
@@ -157,9 +205,6 @@ async function grantTonReward(
     SELECT ${userId}::bigint AS ledger_user_id, e.balance_after_nano AS ledger_balance_nano,
            e.id AS ledger_version
     FROM entry e CROSS JOIN granted`.compile(trx);
-  const { rows } = commits ? await commitWith(trx, query) : await trx.executeQuery(query);
-  const row = rows[0];
-  return row ? BigInt(row.ledger_balance_nano) : null;
 }
 
 /** The rank ladder for the profile: every rank, its threshold and reward, and what the player got. */

@@ -309,22 +309,31 @@ describe('the cost of an opening that reaches a rank', () => {
     expect(drawn.itemId).toBe(reward[0]!.item_id);
   });
 
-  it('a TON reward (rank 3 at 5 openings): 6 statements in 3 round trips, credited once with its ledger row', async () => {
+  it('a TON reward (rank 3 at 5 openings): 6 statements in 2 round trips, credited once with its ledger row, the balance after it pushed without a read', async () => {
     const userId = 890002;
     await server.login({ id: userId });
     await setBalance(server, userId, 100n * TON);
-    const { db, database } = server.built.ctx;
+    const { db, database, bus } = server.built.ctx;
     await openCase(db, BigInt(userId), 'starter', 1);
     await openingsTo(server, userId, 4);
     await afterCommit();
 
+    const pushed: string[] = [];
+    const off = bus.subscribe('balances', (payload) => {
+      for (const e of (payload as { list: { u: string; b: string }[] }).list) {
+        if (e.u === String(userId)) pushed.push(e.b);
+      }
+    });
     const before = { ...database.stats };
     const outcome = await openCase(db, BigInt(userId), 'starter', 1);
     await afterCommit();
+    off();
     const cost = statsSince(before, database.stats);
     expect(cost.transactions).toBe(1);
+    // begin + lock with the case + seed pair | records + the reward + commit; no read for the push
     expect(cost.statements).toBe(6);
-    expect(cost.roundTrips).toBe(roundTrips(3, 6));
+    expect(cost.roundTrips).toBe(roundTrips(2, 6));
+    expect(pushed).toEqual([String(outcome.balanceNano)]);
     const rows = await db
       .selectFrom('ledger')
       .select(['kind', 'delta_nano', 'balance_after_nano'])
