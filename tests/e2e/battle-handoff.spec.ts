@@ -127,6 +127,14 @@ for (const mode of ['worker', 'main'] as const) {
       const room = page.getByTestId('battle-room');
       const strips = page.locator('.scene-strip');
       await expect(strips).toHaveCount(0);
+      // the bots' answer holds the started battle with its first round: the socket's events for that
+      // change (started, round 1) read nothing more, so nothing re-renders the room as its reels begin
+      const reads: string[] = [];
+      const countReads = (request: { method(): string; url(): string }) => {
+        if (request.method() === 'GET' && new URL(request.url()).pathname === `/api/battles/${id}`)
+          reads.push(request.url());
+      };
+      page.on('request', countReads);
       await page.getByTestId('battle-bots').click();
 
       for (const round of [1, 2]) {
@@ -166,6 +174,10 @@ for (const mode of ['worker', 'main'] as const) {
           sorted(await serverLandings(page, id, round)),
         );
         await expect(strips).toHaveCount(0);
+        if (round === 1) {
+          page.off('request', countReads);
+          expect(reads).toEqual([]);
+        }
         await expect.poll(() => dropsShown(page)).toEqual([round, round, round]);
         await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
       }

@@ -91,11 +91,14 @@ export async function joinBattle(
   body: JoinBattleRequest = {},
   idempotencyKey?: string,
 ): Promise<Battle> {
-  const answer = await api.money<BattleSeatResponse>(`/battles/${encodeURIComponent(id)}/join`, {
-    body,
-    idempotencyKey,
+  const answer = await awaitingAnswer(id, async () => {
+    const seated = await api.money<BattleSeatResponse>(`/battles/${encodeURIComponent(id)}/join`, {
+      body,
+      idempotencyKey,
+    });
+    await applySeatAnswer(seated);
+    return seated;
   });
-  await applySeatAnswer(answer);
   // paid for: the player sees how it ends, also after leaving the room or reloading
   keepUnseenBattle(answer.battle.id);
   return answer.battle;
@@ -103,10 +106,13 @@ export async function joinBattle(
 
 /** POST /battles/:id/bots: the creator fills the empty seats with house bots. */
 export async function fillWithBots(id: string): Promise<Battle> {
-  const answer = await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}/bots`, {
-    method: 'POST',
+  const answer = await awaitingAnswer(id, async () => {
+    const filled = await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}/bots`, {
+      method: 'POST',
+    });
+    queryClient.setQueryData(battleKeys.one(id), filled.battle);
+    return filled;
   });
-  queryClient.setQueryData(battleKeys.one(id), answer.battle);
   void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
   return answer.battle;
 }
@@ -122,10 +128,57 @@ export async function cancelBattle(id: string): Promise<Battle> {
   return answer.battle;
 }
 
+/** A battle's statuses in the order they come; finished and cancelled both end it. */
+const STATUS_ORDER: Record<Battle['status'], number> = { open: 0, running: 1, finished: 2, cancelled: 2 };
+
+/**
+ * Whether the battle this app holds already shows what an event tells: a later status, or the same one
+ * with the round revealed (a running battle has every seat taken, so a seat event tells nothing new).
+ * The seat's answer (bots, join) holds the started battle with its first round, and the events of that
+ * change often arrive before it: refetching for them read the same battle again as the reels began.
+ */
+function cacheShows(event: BattleEventMessage): boolean {
+  const held = queryClient.getQueryData<Battle>(battleKeys.one(event.id));
+  if (!held) return false;
+  const order = STATUS_ORDER[held.status] - STATUS_ORDER[event.status];
+  if (order !== 0) return order > 0;
+  if (held.status !== event.status) return false;
+  switch (event.event) {
+    case 'round':
+      return event.round !== undefined && held.revealedRounds >= event.round;
+    case 'seat':
+      return held.status !== 'open';
+    default:
+      return true;
+  }
+}
+
+/** Battles with a request of this app's in flight that answers with the battle, and the events held meanwhile. */
+const answering = new Map<string, { requests: number; events: BattleEventMessage[] }>();
+
+/**
+ * Runs a request that answers with battle `id` and puts that answer in the cache before it resolves: the
+ * events of that battle arriving meanwhile wait for it, then refetch only what the answer does not show.
+ */
+async function awaitingAnswer<T>(id: string, request: () => Promise<T>): Promise<T> {
+  const entry = answering.get(id) ?? { requests: 0, events: [] };
+  entry.requests += 1;
+  answering.set(id, entry);
+  try {
+    return await request();
+  } finally {
+    entry.requests -= 1;
+    if (entry.requests === 0) {
+      answering.delete(id);
+      for (const event of entry.events) invalidateUnlessPlaying(event);
+    }
+  }
+}
+
 /** What a battle event makes stale: the lobby always, the battle it names, the history when one ended. */
 function invalidateForEvent(event: BattleEventMessage): void {
   void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
-  void queryClient.invalidateQueries({ queryKey: battleKeys.one(event.id) });
+  if (!cacheShows(event)) void queryClient.invalidateQueries({ queryKey: battleKeys.one(event.id) });
   if (event.event === 'finished' || event.event === 'cancelled') {
     void queryClient.invalidateQueries({ queryKey: battleKeys.history });
     // a finished battle handed its items out; a cancelled one refunded its seats
@@ -143,7 +196,9 @@ let heldEvents: BattleEventMessage[] = [];
  * the room mid-spin, for nothing it may show before the reels land.
  */
 function invalidateUnlessPlaying(event: BattleEventMessage): void {
-  if (store.get(scenePlayingAtom)) heldEvents.push(event);
+  const waiting = answering.get(event.id);
+  if (waiting) waiting.events.push(event);
+  else if (store.get(scenePlayingAtom)) heldEvents.push(event);
   else invalidateForEvent(event);
 }
 
