@@ -73,6 +73,12 @@ export interface Compositor {
    * of a worker waits a frame or two more, until that frame is on screen).
    */
   hide(surface: number): void;
+  /**
+   * Whether show() would put these layers on the page as it returns (discs already staged under the
+   * canvas, on the runtime's own thread): a play is then handed over before its first frame, which draws
+   * the canvas without them. Absent: never (a worker's page shows them in a task of its own).
+   */
+  showsAtOnce?(surface: number, layers: readonly CompositedLayer[]): boolean;
 }
 
 interface Surface {
@@ -195,8 +201,9 @@ export class SceneHost {
           scene.play(surface.clock.now());
           this.sendSchedule(surface, scene);
           // the play's first frame is drawn here before its layers are made and handed to the page's
-          // compositor (in a task after that frame): the motion never waits for the hand-off
-          surface.handOffPending = true;
+          // compositor (in a task after that frame): the motion never waits for the hand-off. Layers the
+          // page shows at once go now, and that frame is the canvas's last of the turn
+          surface.handOffPending = !this.composite(surface, scene, true);
           this.animate(surface);
         });
         return;
@@ -362,11 +369,13 @@ export class SceneHost {
    * them; the next is drawn when the last keyframe has passed, and settles the play. Returns whether the
    * runtime stops drawing the play now: a worker's page shows the layers in a task of its own, so the
    * canvas goes on drawing them, frame by frame, until the page says they are on screen (handOver()).
+   * `onlyAtOnce` (as a play starts, before its first frame): only if the page shows them as it returns.
    */
-  private composite(surface: Surface, scene: Scene): boolean {
+  private composite(surface: Surface, scene: Scene, onlyAtOnce = false): boolean {
     const { compositor } = this.options;
     const { clock } = surface;
     if (!compositor || !scene.composite || surface.watch || clock.rate !== 1 || clock.isPaused) return false;
+    if (onlyAtOnce && !compositor.showsAtOnce) return false;
     const layers = scene.composite(true);
     const end = Math.max(...layers.flatMap((layer) => layer.keyframes.map((k) => k.t)));
     if (layers.length === 0 || !Number.isFinite(end)) {
@@ -374,10 +383,12 @@ export class SceneHost {
       return false;
     }
     const offset = performance.now() - clock.now();
-    const shown = compositor.show(
-      surface.id,
-      layers.map((layer) => shiftLayer(layer, offset)),
-    );
+    const shifted = layers.map((layer) => shiftLayer(layer, offset));
+    if (onlyAtOnce && !compositor.showsAtOnce?.(surface.id, shifted)) {
+      scene.composite(false);
+      return false;
+    }
+    const shown = compositor.show(surface.id, shifted);
     surface.hideStrips = false;
     if (shown) {
       // drawn here until the page has them: the layers under the canvas are covered by the same pose
@@ -523,14 +534,14 @@ export class SceneHost {
       if (!surface.scene || !surface.renderer || !(surface.animating || surface.dirty)) continue;
       const at = surface.clock.now();
       const moving = surface.scene.frame(at);
-      // while the compositor moves the strips, nothing is drawn until the hand-off ends (once the play's
-      // first moving frame is marked: a scene's lead holds the rest pose for a frame or two)
-      surface.animating =
-        moving && !surface.clock.isPaused && (surface.composited === null || surface.playPending);
       surface.dirty = false;
       surface.renderer.render(surface.stage);
       this.frames += 1;
       if (moving) this.markMotion(surface, at);
+      // while the compositor moves the strips, nothing is drawn until the hand-off ends (once the play's
+      // first moving frame is marked: a scene's lead holds the rest pose for a frame or two)
+      surface.animating =
+        moving && !surface.clock.isPaused && (surface.composited === null || surface.playPending);
       if (surface.handOffPending && !surface.playPending) this.handOffLater(surface);
       if (surface.hideStrips) {
         surface.hideStrips = false;

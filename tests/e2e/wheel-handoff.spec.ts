@@ -88,9 +88,11 @@ async function markStoodBy(page: Page): Promise<void> {
 
 /**
  * While the compositor turns the wheel: one disc turning on, the one stood by before the tap, and no frame
- * drawn by the runtime.
+ * drawn by the runtime. On the main thread (`framesAtTap`: the runtime's frame count before the tap) the
+ * stood-by face turns from the play's start: the runtime draws the canvas without it once as the play
+ * starts (and the answer's rest pose at most), not the play's first frames until the page shows it.
  */
-async function expectHandedOff(page: Page): Promise<void> {
+async function expectHandedOff(page: Page, framesAtTap?: number): Promise<void> {
   const discs = shownDiscs(page);
   await expect(discs).toHaveCount(1);
   await expect(discs).toHaveAttribute('data-probe', 'stood-by');
@@ -98,6 +100,7 @@ async function expectHandedOff(page: Page): Promise<void> {
   // the hand-off draws one frame (the canvas without the face) as it starts (from a worker, once the page
   // shows the face), which a busy machine may draw only now: once it is drawn, nothing more until it stops
   await expect.poll(() => stoppedOver(page, 300), { timeout: 10_000 }).toBe(true);
+  if (framesAtTap !== undefined) expect((await stats(page)).frames - framesAtTap).toBeLessThanOrEqual(2);
   const before = await turns(page);
   const drawn = await framesOver(page, 1_000);
   const after = await turns(page);
@@ -194,8 +197,9 @@ for (const mode of MODES) {
   }) => {
     test.setTimeout(120_000);
     await readyUpgrade(page, mode);
+    const framesAtTap = (await stats(page)).frames;
     const answer = await roll(page);
-    await expectHandedOff(page);
+    await expectHandedOff(page, mode === 'main' ? framesAtTap : undefined);
     await expectUpgradeLanded(page, answer);
   });
 
@@ -276,8 +280,9 @@ test.describe('bonus wheel', () => {
     }) => {
       test.setTimeout(120_000);
       const { context, page } = await wheelPage(browser, 'Spinner', mode);
+      const framesAtTap = (await stats(page)).frames;
       const answer = await spin(page);
-      await expectHandedOff(page);
+      await expectHandedOff(page, mode === 'main' ? framesAtTap : undefined);
       await expectWheelLanded(page, answer);
       await context.close();
     });

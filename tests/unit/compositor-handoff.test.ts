@@ -290,11 +290,12 @@ describe('the page’s end of the compositor messages', () => {
 });
 
 describe('the page’s compositor for the runtime on its own thread', () => {
-  function ownThread() {
+  function ownThread(staged: (layers: readonly CompositedLayer[]) => boolean = () => false) {
     const calls: string[] = [];
     const frames: (() => void)[] = [];
     const compositor = ownThreadCompositor({
       compositor: {
+        showsStaged: (_surface, layers) => staged(layers),
         preload: () => calls.push('preload'),
         show: (surface, layers) => calls.push(`show ${surface} ${layers.length}`),
         hide: (surface) => calls.push(`hide ${surface}`),
@@ -321,6 +322,31 @@ describe('the page’s compositor for the runtime on its own thread', () => {
     expect(calls).toEqual(['show 1 1']);
     expect(shown).toBe(false);
     await frame();
+    expect(shown).toBe(true);
+  });
+
+  it('shows a play of staged discs at once: the runtime stops drawing it after the frame it draws now', async () => {
+    const disc = faceDisc(0, 0, 10, 10);
+    const { compositor, calls, frame } = ownThread((layers) => layers.every((l) => 'kind' in l));
+    expect(
+      compositor.show(1, [
+        {
+          ...disc,
+          keyframes: [
+            { t: 0, angle: 0 },
+            { t: 100, angle: 90 },
+          ],
+        },
+      ]),
+    ).toBeUndefined();
+    expect(calls).toEqual(['show 1 1']);
+    // a later play of other layers is deferred as before, and a deferred one it replaces never resolves
+    let shown = false;
+    void compositor.show(1, [strip([card], [0, 100])])?.then(() => (shown = true));
+    expect(calls).toEqual(['show 1 1']);
+    await frame();
+    await frame();
+    expect(calls).toEqual(['show 1 1', 'show 1 1']);
     expect(shown).toBe(true);
   });
 

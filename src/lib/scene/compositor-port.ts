@@ -132,7 +132,10 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
 
 /** What the page's own-thread compositor drives: the compositor of compositor.ts and the page's frames. */
 export interface OwnThreadCompositorOptions {
-  compositor: CompositorPortOptions['compositor'];
+  compositor: CompositorPortOptions['compositor'] & {
+    /** Whether every one of these layers is a disc staged under the surface's canvas (decoded, painted). */
+    showsStaged(surface: number, layers: readonly CompositedLayer[]): boolean;
+  };
   decoded: CompositorPortOptions['decoded'];
   afterFrame: CompositorPortOptions['afterFrame'];
 }
@@ -142,9 +145,13 @@ export interface OwnThreadCompositorOptions {
  * under the canvas in a task after the page's next frame, so the runtime draws the play's first frames
  * itself and none of them waits for the layers' elements to be built, styled and painted; show() resolves
  * once a frame with them is drawn, and the runtime stops drawing them then (as it does for a worker's
- * page). `hide` removes them at once: the canvas has just drawn them again in the same page frame. A later
- * show or hide of the surface drops a show still waiting (its promise never resolves). Staged discs go
- * under the canvas once decoded.
+ * page). A play whose layers are all discs staged under the canvas (decoded, on their own layers, unseen)
+ * is shown at once instead: showing one is an opacity change and an animation, and the canvas's next frame
+ * (without it) reaches the screen in the same page frame, so the runtime draws one frame of the play, not
+ * the several of a deferred show (the runtime asks showsAtOnce() as the play starts, and hands it over
+ * before drawing its first frame). `hide` removes them at once: the canvas has just drawn them again in the
+ * same page frame. A later show or hide of the surface drops a show still waiting (its promise never
+ * resolves). Staged discs go under the canvas once decoded.
  */
 export function ownThreadCompositor(options: OwnThreadCompositorOptions): Compositor {
   const { compositor } = options;
@@ -159,8 +166,13 @@ export function ownThreadCompositor(options: OwnThreadCompositorOptions): Compos
         if (current()) compositor.standBy(surface, discs);
       });
     },
+    showsAtOnce: (surface, layers) => compositor.showsStaged(surface, layers),
     show(surface, layers) {
       const current = next(surface);
+      if (compositor.showsStaged(surface, layers)) {
+        compositor.show(surface, layers);
+        return;
+      }
       return new Promise<void>((resolve) => {
         options.afterFrame(() => {
           void options.decoded(layers).then(() => {

@@ -226,6 +226,7 @@ interface SurfaceLayers {
  */
 export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElement | undefined): Compositor & {
   close(surface: number): void;
+  showsStaged(surface: number, layers: readonly CompositedLayer[]): boolean;
 } {
   const surfaces = new Map<number, SurfaceLayers>();
 
@@ -233,18 +234,28 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
   function layersOf(surface: number): SurfaceLayers | null {
     const canvas = canvasOf(surface);
     const known = surfaces.get(surface);
-    if (known && canvas && known.root.nextSibling === canvas) return known;
+    if (known && canvas && known.root.nextSibling === canvas) {
+      // the box clips what it holds (a turning disc's corners), so it follows the canvas's size
+      const { style } = known.root;
+      if (style.width !== canvas.style.width) style.width = canvas.style.width;
+      if (style.height !== canvas.style.height) style.height = canvas.style.height;
+      return known;
+    }
     if (known) close(surface); // its canvas went (or moved): start over
     if (!canvas?.parentElement) return null;
     const root = document.createElement('div');
     root.className = 'scene-strips';
-    // SceneView's box holds only the canvas, at its top left: no layout read as the spin starts
+    // SceneView's box holds only the canvas, at its top left: no layout read as the spin starts. It clips
+    // what it holds: a square disc turned 45° reaches 41% past its box, which would change the page's
+    // scrollable overflow as it turns and repaint the whole document (a wide wheel on a narrow phone)
     Object.assign(root.style, {
       position: 'absolute',
       left: '0',
       top: '0',
       width: canvas.style.width,
       height: canvas.style.height,
+      overflow: 'hidden',
+      contain: 'strict',
       pointerEvents: 'none',
     });
     canvas.before(root);
@@ -276,6 +287,19 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
   return {
     preload(blob) {
       imageOf(blob);
+    },
+    showsStaged(surface, layers) {
+      const entry = surfaces.get(surface);
+      if (!entry || layers.length === 0 || entry.root.nextSibling !== canvasOf(surface)) return false;
+      // a play's own discs are freed by its show (hide first), so every staged disc may be matched again
+      const free = [...entry.staged];
+      return layers.every((layer) => {
+        if (!('kind' in layer)) return false;
+        const at = free.findIndex((s) => sameFace(s.disc, layer));
+        if (at < 0) return false;
+        free.splice(at, 1);
+        return true;
+      });
     },
     show(surface, layers) {
       hide(surface);
