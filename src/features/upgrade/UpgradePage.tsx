@@ -140,6 +140,11 @@ export function UpgradePage() {
         return answer;
       });
       if (!roll) return;
+      // the wheel is what to watch now, wherever the grid was scrolled to: brought fully into view by the
+      // least scroll (none when it is in view already), starting at the tap, while the request is out, so
+      // the scroll is over or nearly as the wheel starts (a page scrolling under the spin costs the phone's
+      // main thread a scroll event, style and a commit a frame)
+      panel.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
       // the request has left: the screen's re-render (buttons held, the phase) is a transition after the
       // tap, not work between the tap and the wheel; the guard above already holds a second tap
       hapticImpact('medium');
@@ -241,14 +246,6 @@ export function UpgradePage() {
     if (state.phase === 'result' && state.rolled !== null && store.get(wheelRoll) === null && state.answer)
       showRoll(state.answer);
   }, [state.phase, state.rolled, state.answer, store, wheelRoll, showRoll]);
-  // the wheel is what to watch now, wherever the grid was scrolled to: brought fully into view by the least
-  // scroll, and not moved at all when it is in view already (a page scrolling under the spin's first frames
-  // costs the phone's main thread a scroll event, style and layout a frame)
-  useEffect(() => {
-    if (state.phase === 'requesting')
-      panel.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
-  }, [state.phase]);
-
   // stable, so the grids (memoized) render again only when what they show changes, not with each phase
   const selectStake = useCallback((itemId: string) => {
     hapticSelection();
