@@ -290,9 +290,10 @@ describe('the page’s end of the compositor messages', () => {
 });
 
 describe('the page’s compositor for the runtime on its own thread', () => {
+  /** Its compositor as a recorder; each show's images decode when `decode()` says so. */
   function ownThread(staged: (layers: readonly CompositedLayer[]) => boolean = () => false) {
     const calls: string[] = [];
-    const frames: (() => void)[] = [];
+    const pending: (() => void)[] = [];
     const compositor = ownThreadCompositor({
       compositor: {
         showsStaged: (_surface, layers) => staged(layers),
@@ -302,72 +303,68 @@ describe('the page’s compositor for the runtime on its own thread', () => {
         standBy: (surface, discs) => calls.push(`stand-by ${surface} ${discs.length}`),
         close: (surface) => calls.push(`close ${surface}`),
       },
-      decoded: () => Promise.resolve(),
-      afterFrame: (callback) => frames.push(callback),
+      decoded: () => new Promise<void>((resolve) => pending.push(resolve)),
     });
-    const frame = async () => {
-      for (const callback of frames.splice(0)) callback();
+    const decode = async () => {
+      for (const resolve of pending.splice(0)) resolve();
       await flush();
     };
-    return { compositor, calls, frame };
+    return { compositor, calls, decode };
   }
 
-  it('puts the layers on the page after the canvas’s first frame, and resolves after the frame that has them', async () => {
-    const { compositor, calls, frame } = ownThread();
+  it('puts the layers on the page once decoded and resolves then, with no page frame in between', async () => {
+    const { compositor, calls, decode } = ownThread();
     let shown = false;
     void compositor.show(1, [strip([card], [0, 100])])?.then(() => (shown = true));
     await flush();
-    expect(calls).toEqual([]); // the play's first frame is the canvas's alone
-    await frame();
-    expect(calls).toEqual(['show 1 1']);
+    expect(calls).toEqual([]); // the canvas goes on drawing them until their images are decoded
     expect(shown).toBe(false);
-    await frame();
+    await decode();
+    expect(calls).toEqual(['show 1 1']);
+    // the canvas's next frame, without them, is the page's frame that paints them
     expect(shown).toBe(true);
   });
 
   it('shows a play of staged discs at once: the runtime stops drawing it after the frame it draws now', async () => {
     const disc = faceDisc(0, 0, 10, 10);
-    const { compositor, calls, frame } = ownThread((layers) => layers.every((l) => 'kind' in l));
-    expect(
-      compositor.show(1, [
-        {
-          ...disc,
-          keyframes: [
-            { t: 0, angle: 0 },
-            { t: 100, angle: 90 },
-          ],
-        },
-      ]),
-    ).toBeUndefined();
+    const { compositor, calls, decode } = ownThread((layers) => layers.every((l) => 'kind' in l));
+    const turning = {
+      ...disc,
+      keyframes: [
+        { t: 0, angle: 0 },
+        { t: 100, angle: 90 },
+      ],
+    };
+    expect(compositor.showsAtOnce?.(1, [turning])).toBe(true);
+    expect(compositor.showsAtOnce?.(1, [strip([card], [0, 100])])).toBe(false);
+    expect(compositor.show(1, [turning])).toBeUndefined();
     expect(calls).toEqual(['show 1 1']);
-    // a later play of other layers is deferred as before, and a deferred one it replaces never resolves
+    // a later play of other layers waits for its images, as before
     let shown = false;
     void compositor.show(1, [strip([card], [0, 100])])?.then(() => (shown = true));
     expect(calls).toEqual(['show 1 1']);
-    await frame();
-    await frame();
+    await decode();
     expect(calls).toEqual(['show 1 1', 'show 1 1']);
     expect(shown).toBe(true);
   });
 
   it('stands discs by once decoded, without waiting for a frame', async () => {
-    const { compositor, calls } = ownThread();
+    const { compositor, calls, decode } = ownThread();
     const disc = faceDisc(0, 0, 10, 10);
     compositor.standBy(1, [disc]);
     compositor.standBy(2, [disc]);
     compositor.standBy(2, []);
-    await flush();
+    await decode();
     expect(calls).toEqual(['stand-by 1 1', 'stand-by 2 0']);
   });
 
   it('drops a show still waiting when the surface is hidden, and hides at once', async () => {
-    const { compositor, calls, frame } = ownThread();
+    const { compositor, calls, decode } = ownThread();
     let shown = false;
     void compositor.show(2, [strip([card], [0, 100])])?.then(() => (shown = true));
     compositor.hide(2);
     expect(calls).toEqual(['hide 2']);
-    await frame();
-    await frame();
+    await decode();
     expect(calls).toEqual(['hide 2']);
     expect(shown).toBe(false);
   });

@@ -137,21 +137,20 @@ export interface OwnThreadCompositorOptions {
     showsStaged(surface: number, layers: readonly CompositedLayer[]): boolean;
   };
   decoded: CompositorPortOptions['decoded'];
-  afterFrame: CompositorPortOptions['afterFrame'];
 }
 
 /**
- * The compositor as the runtime on the page's own thread (`?scenes=main`) sees it: a play's layers are put
- * under the canvas in a task after the page's next frame, so the runtime draws the play's first frames
- * itself and none of them waits for the layers' elements to be built, styled and painted; show() resolves
- * once a frame with them is drawn, and the runtime stops drawing them then (as it does for a worker's
- * page). A play whose layers are all discs staged under the canvas (decoded, on their own layers, unseen)
- * is shown at once instead: showing one is an opacity change and an animation, and the canvas's next frame
- * (without it) reaches the screen in the same page frame, so the runtime draws one frame of the play, not
- * the several of a deferred show (the runtime asks showsAtOnce() as the play starts, and hands it over
- * before drawing its first frame). `hide` removes them at once: the canvas has just drawn them again in the
- * same page frame. A later show or hide of the surface drops a show still waiting (its promise never
- * resolves). Staged discs go under the canvas once decoded.
+ * The compositor as the runtime on the page's own thread (`?scenes=main`) sees it. The runtime draws a
+ * play's first frame itself and hands the play over in a task after it, so that frame never waits for the
+ * layers' elements to be built, styled and painted. show() puts them under the canvas as soon as their
+ * images are decoded and resolves then: the canvas's next frame, drawn without them, and the page's frame
+ * that paints them are one frame on this thread, so the runtime draws two frames of the play, not the four
+ * of a show that waited a page frame before building and another after. A play whose layers are all discs
+ * staged under the canvas (decoded, on their own layers, unseen) is shown at once instead: showing one is
+ * an opacity change and an animation, so the runtime asks showsAtOnce() as the play starts and hands it
+ * over before its first frame, which draws the canvas without them. `hide` removes them at once: the canvas
+ * has just drawn them again in the same page frame. A later show or hide of the surface drops a show still
+ * waiting (its promise never resolves). Staged discs go under the canvas once decoded.
  */
 export function ownThreadCompositor(options: OwnThreadCompositorOptions): Compositor {
   const { compositor } = options;
@@ -174,14 +173,10 @@ export function ownThreadCompositor(options: OwnThreadCompositorOptions): Compos
         return;
       }
       return new Promise<void>((resolve) => {
-        options.afterFrame(() => {
-          void options.decoded(layers).then(() => {
-            if (!current()) return;
-            compositor.show(surface, layers);
-            options.afterFrame(() => {
-              if (current()) resolve();
-            });
-          });
+        void options.decoded(layers).then(() => {
+          if (!current()) return;
+          compositor.show(surface, layers);
+          resolve();
         });
       });
     },

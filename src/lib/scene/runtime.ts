@@ -158,11 +158,10 @@ function connectMain(): Connection {
         inbox.push(message);
         if (inbox.length === 1) channel.port2.postMessage(null);
       },
-      // a play's first frames are the canvas's; its layers go on the page after them
+      // a play's first frame is the canvas's; its layers go on the page after it
       compositor: ownThreadCompositor({
         compositor: createCompositor((surface) => canvases.get(surface)),
         decoded: layersDecoded,
-        afterFrame,
       }),
       requestArt: (url) => {
         let art = pendingArt.get(url);
