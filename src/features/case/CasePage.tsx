@@ -136,6 +136,44 @@ interface CaseControlsProps {
 }
 
 /**
+ * x1 / x2 / x3: rendered again only when the count or whether it may change does, not when an opening's
+ * answer turns "Opening…" into "Spinning…" (each label is a plural lookup, on the main thread as the reels
+ * start).
+ */
+const CountOptions = memo(function CountOptions({
+  count,
+  busy,
+  onCount,
+}: {
+  count: OpenCount;
+  busy: boolean;
+  onCount: (count: OpenCount) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="case-count" role="group" aria-label={t('case.countLabel')}>
+      {COUNTS.map((n) => (
+        <button
+          key={n}
+          type="button"
+          className="case-count__option"
+          aria-pressed={count === n}
+          data-testid={`count-x${n}`}
+          disabled={busy}
+          onClick={() => {
+            if (n === count) return;
+            hapticSelection();
+            onCount(n);
+          }}
+        >
+          {t('case.count', { count: n })}
+        </button>
+      ))}
+    </div>
+  );
+});
+
+/**
  * The count and the opening buttons (or what is missing to afford them). The balance is read here, so a
  * new balance (the opening's answer, a poll that brings a change) renders these controls, not the page.
  */
@@ -155,25 +193,7 @@ function CaseControls({ box, count, onCount, phase, mode, onOpen, onQuickOpen }:
 
   return (
     <div className="case-controls">
-      <div className="case-count" role="group" aria-label={t('case.countLabel')}>
-        {COUNTS.map((n) => (
-          <button
-            key={n}
-            type="button"
-            className="case-count__option"
-            aria-pressed={count === n}
-            data-testid={`count-x${n}`}
-            disabled={busy}
-            onClick={() => {
-              if (n === count) return;
-              hapticSelection();
-              onCount(n);
-            }}
-          >
-            {t('case.count', { count: n })}
-          </button>
-        ))}
-      </div>
+      <CountOptions count={count} busy={busy} onCount={onCount} />
 
       {!box.isActive ? (
         <p className="case-notice" data-testid="case-unavailable">
