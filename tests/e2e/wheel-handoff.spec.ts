@@ -82,7 +82,14 @@ async function markStoodBy(page: Page): Promise<void> {
   const idle = page.locator('.scene-disc[data-staged="idle"]');
   await expect(idle).toHaveCount(1, { timeout: 15_000 });
   expect(await idle.evaluate((disc) => getComputedStyle(disc).opacity)).toBe('0');
-  await idle.evaluate((disc) => (disc.dataset.probe = 'stood-by'));
+  await idle.evaluate((disc) => {
+    disc.dataset.probe = 'stood-by';
+    // when a spin shows it (on the page's own thread, comparable with the runtime's motion mark)
+    new MutationObserver(() => {
+      const page = window as unknown as { __faceShownAt?: number };
+      if (disc.dataset.staged === 'shown') page.__faceShownAt ??= performance.now();
+    }).observe(disc, { attributes: true, attributeFilter: ['data-staged'] });
+  });
   await expect(shownDiscs(page)).toHaveCount(0);
 }
 
@@ -100,7 +107,17 @@ async function expectHandedOff(page: Page, framesAtTap?: number): Promise<void> 
   // the hand-off draws one frame (the canvas without the face) as it starts (from a worker, once the page
   // shows the face), which a busy machine may draw only now: once it is drawn, nothing more until it stops
   await expect.poll(() => stoppedOver(page, 300), { timeout: 10_000 }).toBe(true);
-  if (framesAtTap !== undefined) expect((await stats(page)).frames - framesAtTap).toBeLessThanOrEqual(2);
+  if (framesAtTap !== undefined) {
+    expect((await stats(page)).frames - framesAtTap).toBeLessThanOrEqual(2);
+    // handed over before the play's first moving frame was drawn (the runtime marks that frame), not after
+    const { shownAt, motionAt } = await page.evaluate(() => ({
+      shownAt: (window as unknown as { __faceShownAt?: number }).__faceShownAt ?? null,
+      motionAt: performance.getEntriesByName('scene:motion').at(-1)?.startTime ?? null,
+    }));
+    expect(shownAt).not.toBeNull();
+    expect(motionAt).not.toBeNull();
+    expect(shownAt!).toBeLessThanOrEqual(motionAt!);
+  }
   const before = await turns(page);
   const drawn = await framesOver(page, 1_000);
   const after = await turns(page);
