@@ -1,6 +1,7 @@
 import { Howl, Howler } from 'howler';
 import { useSyncExternalStore } from 'react';
 import { atTimes, spacedTimes } from './schedule';
+import tickPlayerUrl from './tick-player.worklet.ts?worker&url';
 
 /**
  * The app's sounds: one shared howler module for every screen that plays them (roulette ticks, wins).
@@ -107,6 +108,7 @@ function tickBufferSoon(): Promise<AudioBuffer | null> {
       requestAnimationFrame(() =>
         setTimeout(() => {
           for (const name of Object.keys(SOURCES) as SoundName[]) howl(name);
+          void loadTickPlayer();
           resolve(loadTickBuffer());
         }, 0),
       ),
@@ -114,11 +116,42 @@ function tickBufferSoon(): Promise<AudioBuffer | null> {
   );
 }
 
+/**
+ * The tick player on the audio thread (tick-player.worklet.ts), holding the tick, connected through the
+ * tick's volume to howler's master gain (so muting silences it); null where there is no AudioWorklet (ticks
+ * are then mixed into a track here, see tickTrack).
+ */
+let tickPlayer: Promise<AudioWorkletNode | null> | null = null;
+
+function loadTickPlayer(): Promise<AudioWorkletNode | null> {
+  const context = Howler.ctx as AudioContext | undefined;
+  if (!context || typeof AudioWorkletNode === 'undefined' || !context.audioWorklet) return Promise.resolve(null);
+  tickPlayer ??= Promise.all([loadTickBuffer(), context.audioWorklet.addModule(tickPlayerUrl)])
+    .then(([buffer]) => {
+      if (!buffer) return null;
+      const node = new AudioWorkletNode(context, 'tick-player', {
+        numberOfInputs: 0,
+        numberOfOutputs: 1,
+        outputChannelCount: [1],
+      });
+      // the tick is mono (a second channel, if any, is the same click)
+      const samples = buffer.getChannelData(0).slice();
+      node.port.postMessage({ type: 'sound', samples }, [samples.buffer]);
+      const gain = context.createGain();
+      gain.gain.value = SOURCES.tick.volume;
+      node.connect(gain);
+      gain.connect(Howler.masterGain);
+      return node;
+    })
+    .catch(() => null);
+  return tickPlayer;
+}
+
 /** Loads the sounds ahead of their first use (e.g. when a screen that plays them opens). */
 export function preloadSounds(): void {
   onFirstGesture(() => {
     for (const name of Object.keys(SOURCES) as SoundName[]) howl(name);
-    void loadTickBuffer();
+    void loadTickPlayer();
   });
 }
 
@@ -173,8 +206,8 @@ export function playTick(now: number = performance.now()): boolean {
 }
 
 /**
- * One buffer holding the tick at each of `starts` (audio-clock seconds, ascending), from the first: a spin's
- * ticks play as one source started once. A source node per tick cost a long main-thread task as the reels
+ * Where there is no AudioWorklet: one buffer holding the tick at each of `starts` (audio-clock seconds,
+ * ascending), from the first, so a spin's ticks play as one source started once. A source node per tick cost a long main-thread task as the reels
  * started (each node made, connected and started there), and each one's end was handled there again.
  */
 function tickTrack(context: AudioContext, tick: AudioBuffer, starts: readonly number[]): AudioBuffer | null {
@@ -198,6 +231,9 @@ function tickTrack(context: AudioContext, tick: AudioBuffer, starts: readonly nu
   return track;
 }
 
+/** Names each play posted to the tick player (a cancel stops that one only). */
+let nextTickPlay = 0;
+
 /**
  * The tick at each of `times` (performance.now() values: a spin's crossings, known when it starts), spaced
  * like playTick, started ahead on the audio clock so that nothing runs on this thread while they play.
@@ -209,8 +245,9 @@ export function scheduleTicks(times: readonly number[]): () => void {
   lastTickAt = spaced.at(-1) ?? lastTickAt;
   let cancel = () => undefined as void;
   let cancelled = false;
-  void tickBufferSoon().then((buffer) => {
+  void tickBufferSoon().then(async (buffer) => {
     const context = Howler.ctx as AudioContext | undefined;
+    const player = buffer && context ? await loadTickPlayer() : null;
     if (cancelled) return;
     if (!buffer || !context) {
       cancel = atTimes(spaced, () => playSound('tick'));
@@ -219,6 +256,13 @@ export function scheduleTicks(times: readonly number[]): () => void {
     const audioNow = context.currentTime;
     const pageNow = performance.now();
     const starts = spaced.map((at) => audioNow + (at - pageNow) / 1000).filter((when) => when >= audioNow);
+    if (player) {
+      // the audio thread plays them: this thread only says when
+      const id = (nextTickPlay += 1);
+      player.port.postMessage({ type: 'play', id, starts });
+      cancel = () => player.port.postMessage({ type: 'stop', id });
+      return;
+    }
     const track = tickTrack(context, buffer, starts);
     if (!track) return;
     const gain = context.createGain();
