@@ -1,5 +1,5 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
-import { markTimes, scrollKeyframes as easedScrollKeyframes } from '../shared/keyframes.ts';
+import { markTimes, scrollKeyframes as easedScrollKeyframes, tweenEasing } from '../shared/keyframes.ts';
 import { resolveConfig } from './config.ts';
 import type { BattleReelPlan } from './plan.ts';
 
@@ -121,6 +121,8 @@ export interface BattleStrip {
   tiles: { slot: number; image: number; x: number }[];
   /** Scroll at times from the spin's start, ms, from 0 to the end: dense where the curve bends most. */
   keyframes: { t: number; x: number }[];
+  /** Their curve as a CSS linear() easing, made once for every spin of the config (see tweenEasing). */
+  easing: string | null;
 }
 
 /**
@@ -144,8 +146,9 @@ export function battleStrip(reel: BattleReelMotion, widthPx: number, tileGap: nu
     for (let slot = first; slot <= last; slot++)
       tiles.push({ slot, image: wrapIndex(slot, reel.count), x: slot * pitch + inset });
   }
-  const keyframes = scrollKeyframes(reel).map(({ t, value }) => ({ t, x: value }));
-  return { tiles, keyframes };
+  const scroll = scrollKeyframes(reel);
+  const keyframes = scroll.map(({ t, value }) => ({ t, x: value }));
+  return { tiles, keyframes, easing: tweenEasing(scroll) };
 }
 
 /** A reel's scroll as keyframes (see battleStrip), computed once per motion. */

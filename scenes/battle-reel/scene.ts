@@ -77,7 +77,7 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
   function strip(state: Spin): CompositedStrip {
     const { width, height } = context.size;
     const look = tileLook(config);
-    const { tiles, keyframes } = battleStrip(state.reel, width, config.tileGap);
+    const { tiles, keyframes, easing } = battleStrip(state.reel, width, config.tileGap);
     return {
       x: 0,
       y: 0,
@@ -89,6 +89,7 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
       cardY: pool.container.y,
       cards: tiles.map(({ image, x }) => ({ image, x })),
       keyframes: keyframes.map(({ t, x }) => ({ t: state.startAt + t, x })),
+      ...(easing ? { easing } : {}),
     };
   }
 

@@ -1,7 +1,7 @@
 import { Graphics, Sprite, Texture } from 'pixi.js';
 import type { CompositedDisc, Scene, SceneContext } from '../runtime/contract.ts';
 import { crossingTimes } from '../shared/ticks.ts';
-import { wheelRotation } from '../shared/wheel.ts';
+import { turnEasing, wheelRotation } from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
 import { bakeWheelFace } from './face.ts';
 import {
@@ -87,13 +87,25 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
     void context.stripImages([texture]).then(([image]) => {
       if (!image || face.texture !== texture) return;
       faceImage = { texture, image };
-      // it waits on the page's compositor for the next spin (see SceneContext.standBy)
-      context.standBy([faceDisc(image, [])]);
+      // it waits on the page's compositor for the next spin (see SceneContext.standBy), with the curve every
+      // spin of these settings turns along (see turnEasing)
+      const next = bonusMotion({
+        turns: config.maxTurns,
+        segment: 0,
+        startFraction: restFraction(),
+        config: overrides,
+        reducedMotion: plan.reducedMotion,
+      });
+      context.standBy([faceDisc(image, [], turnEasing(next, next.direction))]);
     });
   }
 
   /** The face as a disc: the sprite's box, its texture stretched to the wheel's diameter about its centre. */
-  function faceDisc(image: Blob, keyframes: CompositedDisc['keyframes']): CompositedDisc {
+  function faceDisc(
+    image: Blob,
+    keyframes: CompositedDisc['keyframes'],
+    easing: string | null,
+  ): CompositedDisc {
     const { centre, radius } = box;
     return {
       kind: 'disc',
@@ -103,6 +115,7 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
       height: radius * 2,
       image,
       keyframes,
+      ...(easing ? { easing } : {}),
     };
   }
 
@@ -174,6 +187,7 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
         faceDisc(
           image,
           discKeyframes(wheel).map(({ t, angle }) => ({ t: startAt + t, angle })),
+          turnEasing(wheel, wheel.direction),
         ),
       ];
     },

@@ -1,7 +1,7 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { CompositedDisc, Scene, SceneContext } from '../runtime/contract.ts';
 import { crossingTimes } from '../shared/ticks.ts';
-import { wheelRotation } from '../shared/wheel.ts';
+import { turnEasing, wheelRotation } from '../shared/wheel.ts';
 import { formatChance, isInsideArc } from './chance.ts';
 import { resolveConfig, type ChanceWheelConfig } from './config.ts';
 import { bakeRingFace, drawDisc, drawRing, faceKey, ringGeometry } from './face.ts';
@@ -58,8 +58,9 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   /** Encoded faces by faceKey(), newest last (null: it could not be read); the one baking and its cancel. */
   const faces = new Map<string, Blob | null>();
   let baking: { key: string; cancel: () => void } | null = null;
-  /** The face staged on the page's compositor. */
+  /** The face staged on the page's compositor, and the easing of the roll it was staged for. */
   let stagedFace: string | null = null;
+  let stagedEasing: string | null = null;
   let destroyed = false;
 
   // bottom to top: the disc and the ring turn (and are handed off), the pointer and the label stay above
@@ -116,9 +117,20 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   function stageFace(): void {
     const key = currentFace();
     const image = faces.get(key);
-    if (!image || stagedFace === key) return;
+    if (!image) return;
+    // every roll from here turns along the same curve, whatever it rolls (see turnEasing)
+    const next = chanceMotion({
+      chance: plan.chance,
+      rolled: 0,
+      startFraction: rest,
+      config: overrides,
+      reducedMotion: plan.reducedMotion,
+    });
+    const easing = turnEasing(next, next.direction);
+    if (stagedFace === key && stagedEasing === easing) return;
     stagedFace = key;
-    context.standBy([discAt(image, [])]);
+    stagedEasing = easing;
+    context.standBy([discAt(image, [], easing)]);
   }
 
   /**
@@ -171,13 +183,27 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     return discAt(
       image,
       discKeyframes(state.wheel).map(({ t, angle }) => ({ t: state.startAt + t, angle })),
+      turnEasing(state.wheel, state.wheel.direction),
     );
   }
 
   /** The ring's face as a disc filling the wheel's box. */
-  function discAt(image: Blob, keyframes: CompositedDisc['keyframes']): CompositedDisc {
+  function discAt(
+    image: Blob,
+    keyframes: CompositedDisc['keyframes'],
+    easing: string | null,
+  ): CompositedDisc {
     const size = wheelSize();
-    return { kind: 'disc', x: 0, y: 0, width: size, height: size, image, keyframes };
+    return {
+      kind: 'disc',
+      x: 0,
+      y: 0,
+      width: size,
+      height: size,
+      image,
+      keyframes,
+      ...(easing ? { easing } : {}),
+    };
   }
 
   function result(state: Roll): void {

@@ -1,5 +1,5 @@
 import { tweenAt } from '../shared/easing.ts';
-import { markTimes, scrollKeyframes as easedScrollKeyframes } from '../shared/keyframes.ts';
+import { markTimes, scrollKeyframes as easedScrollKeyframes, tweenEasing } from '../shared/keyframes.ts';
 export { KEYFRAME_MAX_MS } from '../shared/keyframes.ts';
 import { resolveConfig } from './config.ts';
 import type { RoulettePlan } from './plan.ts';
@@ -95,6 +95,8 @@ export interface ReelStrip {
   cards: { index: number; x: number }[];
   /** Scroll at times from the spin's start, ms, from 0 to the end: dense where the curve bends most. */
   keyframes: { t: number; x: number }[];
+  /** Their curve as a CSS linear() easing, made once for every spin of the config (see tweenEasing). */
+  easing: string | null;
 }
 
 /**
@@ -110,8 +112,9 @@ export function reelStrip(reel: ReelMotion, trackLength: number, widthPx: number
   const last = Math.min(Math.ceil(high / reel.pitch), trackLength - 1);
   for (let index = Math.max(Math.floor(low / reel.pitch), 0); index <= last; index++)
     cards.push({ index, x: index * reel.pitch });
-  const keyframes = scrollKeyframes(reel).map(({ t, value }) => ({ t, x: value }));
-  return { cards, keyframes };
+  const scroll = scrollKeyframes(reel);
+  const keyframes = scroll.map(({ t, value }) => ({ t, x: value }));
+  return { cards, keyframes, easing: tweenEasing(scroll) };
 }
 
 /**

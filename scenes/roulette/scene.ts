@@ -138,7 +138,7 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
   /** A reel as a composited strip: the cards the play passes and its scroll, keyframed from motion(). */
   function strip(laid: LaidReel, from: number): CompositedStrip {
     const { width } = context.size;
-    const { cards, keyframes } = reelStrip(laid.motion, laid.track.length, width);
+    const { cards, keyframes, easing } = reelStrip(laid.motion, laid.track.length, width);
     return {
       x: 0,
       y: laid.view.y,
@@ -150,6 +150,7 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
       cardY: laid.pool.container.y,
       cards: cards.map(({ index, x }) => ({ image: laid.track[index]!, x })),
       keyframes: keyframes.map(({ t, x }) => ({ t: from + t, x })),
+      ...(easing ? { easing } : {}),
     };
   }
 

@@ -73,6 +73,8 @@ export interface CompositedStrip {
   cards: readonly { image: number; x: number }[];
   /** The scroll over time: clock times ascending, linear in between, held before the first and after the last. */
   keyframes: readonly { t: number; x: number }[];
+  /** The keyframes' curve as a CSS linear() easing, when the scene has it made already (see CompositedDisc.easing). */
+  easing?: string;
 }
 
 /**
@@ -94,6 +96,13 @@ export interface CompositedDisc {
    * last. Angle in degrees, clockwise positive (as CSS and Pixi rotate), cumulative (not wrapped).
    */
   keyframes: readonly { t: number; angle: number }[];
+  /**
+   * The keyframes' curve as a CSS linear() easing (the angle normalized from the first keyframe's to the
+   * last's, over their span), when the scene has it made already: the same for every play of a wheel's
+   * settings. On a staged disc (see SceneContext.standBy) it is the next play's, so the page can get that
+   * play's animation ready before it starts.
+   */
+  easing?: string;
 }
 
 /** What a play hands to the page's compositor: scrolled strips or turned discs. */

@@ -79,7 +79,59 @@ function easedKeyframes(
     easedCache.set(key, progress);
   }
   const last = progress.length - 1;
-  return progress.map((k, i) => ({ t: k.t, value: i === last ? to : from + distance * k.value }));
+  const scaled = progress.map((k, i) => ({ t: k.t, value: i === last ? to : from + distance * k.value }));
+  progressOf.set(scaled, progress);
+  return scaled;
+}
+
+/** The ease's progress keyframes each tween's keyframes were scaled from (see easedKeyframes). */
+const progressOf = new WeakMap<readonly Keyframe[], readonly Keyframe[]>();
+/** Each progress curve's CSS easing, made once. */
+const easingOfProgress = new WeakMap<readonly Keyframe[], string | null>();
+
+/** A number for an easing or an offset: enough digits for a quarter pixel over a whole reel. */
+function digits(value: number): string {
+  return String(Math.round(value * 1e7) / 1e7);
+}
+
+/**
+ * Linear keyframes' curve as a CSS linear() easing: each keyframe's value normalized from the first's to
+ * the last's, at its time as a percentage of the whole span. A two-keyframe animation from the first value
+ * to the last over that span, with this easing, runs the same piecewise-linear motion: one string for the
+ * browser to parse instead of hundreds of keyframes. Null for fewer than three keyframes or no distance
+ * (plain linear keyframes do then).
+ */
+export function linearEasing<K extends { t: number }>(
+  keyframes: readonly K[],
+  valueOf: (keyframe: K) => number,
+): string | null {
+  const first = keyframes[0];
+  const last = keyframes.at(-1);
+  if (keyframes.length < 3 || !first || !last) return null;
+  const distance = valueOf(last) - valueOf(first);
+  if (distance === 0) return null;
+  const duration = Math.max(last.t - first.t, 1);
+  const points = keyframes.map((k) => {
+    const offset = Math.min(Math.max((k.t - first.t) / duration, 0), 1);
+    return `${digits((valueOf(k) - valueOf(first)) / distance)} ${digits(offset * 100)}%`;
+  });
+  return `linear(${points.join(', ')})`;
+}
+
+/**
+ * An eased tween's keyframes (easedKeyframes, scrollKeyframes, turnKeyframesOf) as a CSS linear() easing
+ * (see linearEasing): made once per ease, length and tolerance band, so every play of a scene that shares
+ * them has the same string, ready before the play asks. Other keyframes get theirs made now.
+ */
+export function tweenEasing(keyframes: readonly Keyframe[]): string | null {
+  const progress = progressOf.get(keyframes);
+  if (!progress) return linearEasing(keyframes, (k) => k.value);
+  let easing = easingOfProgress.get(progress);
+  if (easing === undefined) {
+    easing = linearEasing(progress, (k) => k.value);
+    easingOfProgress.set(progress, easing);
+  }
+  return easing;
 }
 
 /**
@@ -162,6 +214,11 @@ export interface EasedTurn {
  * wheel's, the same for every call). Sampled point by point through the wheel's motion() for every roll, a
  * 5 s roll's keyframes took ~20 ms of a slow phone's main thread as the hand-off started.
  */
-export function turnKeyframesOf(turn: EasedTurn, scale: number, tolerance: number): Keyframe[] {
-  return keyframesOnce(turn, turn.startTurns * scale, turn.finalTurns * scale, tolerance);
+export function turnKeyframesOf(
+  turn: EasedTurn,
+  scale: number,
+  tolerance: number,
+  span?: number,
+): Keyframe[] {
+  return keyframesOnce(turn, turn.startTurns * scale, turn.finalTurns * scale, tolerance, span);
 }

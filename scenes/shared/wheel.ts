@@ -10,7 +10,7 @@
  * Screen angles are Pixi's: radians, 0 along +x, growing clockwise (y points down); the top is -PI/2.
  */
 
-import { turnKeyframesOf, type EasedTurn } from './keyframes.ts';
+import { turnKeyframesOf, tweenEasing, type EasedTurn, type Keyframe } from './keyframes.ts';
 
 /** Which way the wheel turns on screen. */
 export type SpinDirection = 'clockwise' | 'counterclockwise';
@@ -72,6 +72,16 @@ export function borderCrossings(count: number, fromTurns: number, toTurns: numbe
  */
 const TURN_KEYFRAME_TOLERANCE_DEG = 0.2;
 
+/** A turn's keyframes in degrees (see turnKeyframes), made once per motion object. */
+function degreeKeyframes(turn: EasedTurn, direction: SpinDirection): Keyframe[] {
+  // sampled as for a turn of the next power of two of full turns (its tolerance band: see easedKeyframes), so
+  // the spins of a wheel's settings share one curve and one CSS easing (see turnEasing), whatever their
+  // last partial turn or their number of full turns (5 to 7 of them all turn as 8)
+  const turns = Math.floor(Math.abs(turn.finalTurns - turn.startTurns)) + 1;
+  const span = 2 ** Math.ceil(Math.log2(turns)) * 360;
+  return turnKeyframesOf(turn, directionSign(direction) * 360, TURN_KEYFRAME_TOLERANCE_DEG, span);
+}
+
 /**
  * A wheel's spin as keyframes for the page's compositor (a composited disc): its cumulative turns over
  * [0, durationMs] as degrees, clockwise positive (CSS rotate(), like Pixi's rotation), not wrapped, sampled
@@ -79,9 +89,13 @@ const TURN_KEYFRAME_TOLERANCE_DEG = 0.2;
  * the rotation wheelRotation() gives for the fraction under the pointer then.
  */
 export function turnKeyframes(turn: EasedTurn, direction: SpinDirection): { t: number; angle: number }[] {
-  const degrees = directionSign(direction) * 360;
-  return turnKeyframesOf(turn, degrees, TURN_KEYFRAME_TOLERANCE_DEG).map(({ t, value }) => ({
-    t,
-    angle: value,
-  }));
+  return degreeKeyframes(turn, direction).map(({ t, value }) => ({ t, angle: value }));
+}
+
+/**
+ * The curve of turnKeyframes() as a CSS linear() easing (see CompositedDisc.easing): the same string for
+ * every spin of a wheel with the same settings, made once.
+ */
+export function turnEasing(turn: EasedTurn, direction: SpinDirection): string | null {
+  return tweenEasing(degreeKeyframes(turn, direction));
 }

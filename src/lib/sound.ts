@@ -125,7 +125,8 @@ let tickPlayer: Promise<AudioWorkletNode | null> | null = null;
 
 function loadTickPlayer(): Promise<AudioWorkletNode | null> {
   const context = Howler.ctx as AudioContext | undefined;
-  if (!context || typeof AudioWorkletNode === 'undefined' || !context.audioWorklet) return Promise.resolve(null);
+  if (!context || typeof AudioWorkletNode === 'undefined' || !context.audioWorklet)
+    return Promise.resolve(null);
   tickPlayer ??= Promise.all([loadTickBuffer(), context.audioWorklet.addModule(tickPlayerUrl)])
     .then(([buffer]) => {
       if (!buffer) return null;

@@ -82,8 +82,19 @@ async function markStoodBy(page: Page): Promise<void> {
   const idle = page.locator('.scene-disc[data-staged="idle"]');
   await expect(idle).toHaveCount(1, { timeout: 15_000 });
   expect(await idle.evaluate((disc) => getComputedStyle(disc).opacity)).toBe('0');
+  // its turn waits with it: an animation with the spin's easing parsed, paused until a spin starts it
+  const ready = await idle.evaluate((disc) =>
+    disc.getAnimations().map((animation) => ({
+      state: animation.playState,
+      easing: (animation.effect as KeyframeEffect).getTiming().easing ?? '',
+    })),
+  );
+  expect(ready).toHaveLength(1);
+  expect(ready[0]!.state).toBe('paused');
+  expect(ready[0]!.easing).toMatch(/^linear\(/);
   await idle.evaluate((disc) => {
     disc.dataset.probe = 'stood-by';
+    (window as unknown as { __readyTurn?: Animation }).__readyTurn = disc.getAnimations()[0];
     // when a spin shows it (on the page's own thread, comparable with the runtime's motion mark)
     new MutationObserver(() => {
       const page = window as unknown as { __faceShownAt?: number };
@@ -104,6 +115,15 @@ async function expectHandedOff(page: Page, framesAtTap?: number): Promise<void> 
   await expect(discs).toHaveCount(1);
   await expect(discs).toHaveAttribute('data-probe', 'stood-by');
   expect(await discs.evaluate((disc) => getComputedStyle(disc).opacity)).toBe('1');
+  // the spin runs the turn that waited, given its angles and start: no easing parsed as it starts
+  expect(
+    await discs.evaluate((disc) => {
+      const running = disc.getAnimations().filter((animation) => animation.playState === 'running');
+      return (
+        running.length === 1 && running[0] === (window as unknown as { __readyTurn?: Animation }).__readyTurn
+      );
+    }),
+  ).toBe(true);
   // the hand-off draws one frame (the canvas without the face) as it starts (from a worker, once the page
   // shows the face), which a busy machine may draw only now: once it is drawn, nothing more until it stops
   await expect.poll(() => stoppedOver(page, 300), { timeout: 10_000 }).toBe(true);

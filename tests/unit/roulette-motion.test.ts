@@ -12,6 +12,7 @@ import {
   type RouletteItem,
 } from '../../scenes/roulette/index.ts';
 import { cubicBezier, parseEase } from '../../scenes/shared/easing.ts';
+import { linearEasing } from '../../scenes/shared/keyframes.ts';
 import { seededRandom } from '../../scenes/shared/random.ts';
 
 const items: RouletteItem[] = ['a', 'b', 'c', 'd'].map((id, i) => ({
@@ -159,6 +160,22 @@ describe('parseEase', () => {
 });
 
 describe('reelStrip (a spin handed to the page compositor)', () => {
+  it('carries its curve as a CSS easing: the keyframes’ own, one string for every spin of a width', () => {
+    const easings = new Set<string | null>();
+    for (let n = 0; n < 20; n++) {
+      const reel = reelMotion({ seed: `easing:${n}`, widthPx: 390 });
+      const { keyframes, easing } = reelStrip(reel, 200, 390);
+      easings.add(easing);
+      const own = linearEasing(keyframes, (k) => k.x)!;
+      const numbers = (text: string) => text.match(/[\d.]+/g)!.map(Number);
+      expect(easing).toMatch(/^linear\(0 0%, /);
+      const [made, expected] = [numbers(easing!), numbers(own)];
+      expect(made).toHaveLength(expected.length);
+      made.forEach((value, i) => expect(value).toBeCloseTo(expected[i]!, 4));
+    }
+    expect(easings.size).toBe(1);
+  });
+
   it('keyframes the scroll within a fraction of a pixel of motion() and ends exactly on the landing', () => {
     const random = seededRandom('strip-cases');
     for (let n = 0; n < 40; n++) {

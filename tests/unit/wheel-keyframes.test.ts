@@ -3,9 +3,9 @@ import { bonusMotion, pickSpin } from '../../scenes/bonus-wheel/index.ts';
 import { discKeyframes as bonusKeyframes, motion as bonusPose } from '../../scenes/bonus-wheel/motion.ts';
 import { chanceMotion } from '../../scenes/chance-wheel/index.ts';
 import { discKeyframes as chanceKeyframes, motion as chancePose } from '../../scenes/chance-wheel/motion.ts';
-import { KEYFRAME_MIN_MS, turnKeyframesOf } from '../../scenes/shared/keyframes.ts';
+import { KEYFRAME_MIN_MS, linearEasing, turnKeyframesOf } from '../../scenes/shared/keyframes.ts';
 import { seededRandom } from '../../scenes/shared/random.ts';
-import type { SpinDirection } from '../../scenes/shared/wheel.ts';
+import { turnEasing, type SpinDirection } from '../../scenes/shared/wheel.ts';
 
 // A wheel's spin handed to the page's compositor is a linear-keyframed rotate() animation: between its
 // keyframes it must stay within a quarter degree of the pure motion the canvas draws, start at the spin's
@@ -145,5 +145,52 @@ describe('bonus wheel keyframes', () => {
         }
       }
     }
+  });
+});
+
+describe('a spin’s CSS easing', () => {
+  /** The easing the page would make from the keyframes themselves (as it does without the scene's). */
+  const fromKeyframes = (keyframes: Keyframes) => linearEasing(keyframes, (k) => k.angle);
+  /** The points of a linear() easing, as numbers. */
+  const points = (easing: string | null) =>
+    (easing ?? '')
+      .replace(/^linear\(|\)$/g, '')
+      .split(', ')
+      .map((point) => point.split(' ').map((n) => Number.parseFloat(n)));
+
+  it('is the curve of the spin’s own keyframes', () => {
+    const wheel = chanceMotion({ chance: 0.3, rolled: 0.62, startFraction: 0.1 });
+    const made = turnEasing(wheel, wheel.direction);
+    const own = fromKeyframes(chanceKeyframes(wheel));
+    expect(made).toMatch(/^linear\(0 0%, /);
+    expect(points(made)).toHaveLength(points(own).length);
+    points(made).forEach(([value, at], i) => {
+      expect(value).toBeCloseTo(points(own)[i]![0]!, 5);
+      expect(at).toBeCloseTo(points(own)[i]![1]!, 5);
+    });
+  });
+
+  it('is one string for every roll of the chance wheel, whatever it rolls and wherever it starts', () => {
+    const random = seededRandom('easings');
+    const easings = new Set<string | null>();
+    for (let i = 0; i < 40; i++) {
+      const wheel = chanceMotion({ chance: random(), rolled: random(), startFraction: random() });
+      easings.add(turnEasing(wheel, wheel.direction));
+    }
+    expect(easings.size).toBe(1);
+    expect([...easings][0]).toMatch(/^linear\(/);
+  });
+
+  it('is one string for every spin of the bonus wheel, 5 to 7 turns, any segment, either way round', () => {
+    const random = seededRandom('bonus easings');
+    const easings = new Set<string | null>();
+    for (let i = 0; i < 40; i++) {
+      const spin = pickSpin(random);
+      for (const direction of ['clockwise', 'counterclockwise'] as SpinDirection[]) {
+        const wheel = bonusMotion({ ...spin, startFraction: random(), config: { direction } });
+        easings.add(turnEasing(wheel, wheel.direction));
+      }
+    }
+    expect(easings.size).toBe(1);
   });
 });

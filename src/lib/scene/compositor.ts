@@ -1,4 +1,9 @@
-import type { CompositedDisc, CompositedLayer, CompositedStrip } from '../../../scenes/runtime';
+import {
+  linearEasing,
+  type CompositedDisc,
+  type CompositedLayer,
+  type CompositedStrip,
+} from '../../../scenes/runtime';
 import type { Compositor } from '../../../scenes/main-thread';
 
 /**
@@ -43,6 +48,9 @@ export function releaseImage(blob: Blob): void {
   URL.revokeObjectURL(known.url);
 }
 
+/** How long after a play ends a staged disc's next turn is made ready again, ms. */
+const READY_AGAIN_MS = 1000;
+
 /** Cards drawn by one element of a strip. */
 const CARDS_A_BOX = 6;
 
@@ -51,46 +59,42 @@ function px(value: number): string {
 }
 
 /** Whether the browser runs CSS linear() easings (piecewise-linear timing functions). */
-const linearEasing =
+const linearEasingSupported =
   typeof CSS !== 'undefined' &&
   typeof CSS.supports === 'function' &&
   CSS.supports('animation-timing-function', 'linear(0, 0.5 25%, 1)');
 
-/** A number for an easing or an offset: enough digits for a quarter pixel over a whole reel. */
-function digits(value: number): string {
-  return String(Math.round(value * 1e7) / 1e7);
-}
-
 /**
  * Runs a linear-keyframed motion (times on the page's time line, performance.now()) on an element's
  * transform. Where the browser has linear() easings, the same piecewise-linear curve is one easing of a
- * two-keyframe animation: one string to parse instead of hundreds of keyframes to convert and parse (a
- * reel's 300 keyframes cost ~25 ms of a slow phone's main thread right as the spin starts); elsewhere the
- * keyframes themselves.
+ * two-keyframe animation (the scene's own string when it has one made, see CompositedDisc.easing): one
+ * string to parse instead of hundreds of keyframes to convert and parse (a reel's 300 keyframes cost ~25 ms
+ * of a slow phone's main thread right as the spin starts); elsewhere the keyframes themselves.
  */
-function animateAlong(
+function animateAlong<K extends { t: number }>(
   element: HTMLElement,
-  keyframes: readonly { t: number; value: number }[],
+  keyframes: readonly K[],
+  valueOf: (keyframe: K) => number,
   transform: (value: number) => string,
+  made?: string,
 ): Animation | null {
   const first = keyframes[0];
   const last = keyframes.at(-1);
   if (!first || !last) return null;
   const duration = Math.max(last.t - first.t, 1);
-  const offset = (t: number) => Math.min(Math.max((t - first.t) / duration, 0), 1);
-  const distance = last.value - first.value;
+  const easing = linearEasingSupported ? (made ?? linearEasing(keyframes, valueOf)) : null;
   let animation: Animation;
-  if (linearEasing && keyframes.length > 2 && distance !== 0) {
-    const points = keyframes.map(
-      (k) => `${digits((k.value - first.value) / distance)} ${digits(offset(k.t) * 100)}%`,
-    );
+  if (easing) {
     animation = element.animate(
-      [{ transform: transform(first.value) }, { transform: transform(last.value) }],
-      { duration, fill: 'both', easing: `linear(${points.join(', ')})` },
+      [{ transform: transform(valueOf(first)) }, { transform: transform(valueOf(last)) }],
+      { duration, fill: 'both', easing },
     );
   } else {
     animation = element.animate(
-      keyframes.map((k) => ({ transform: transform(k.value), offset: offset(k.t) })),
+      keyframes.map((k) => ({
+        transform: transform(valueOf(k)),
+        offset: Math.min(Math.max((k.t - first.t) / duration, 0), 1),
+      })),
       { duration, fill: 'both', easing: 'linear' },
     );
   }
@@ -151,8 +155,10 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
 
   const animation = animateAlong(
     track,
-    strip.keyframes.map((k) => ({ t: k.t, value: k.x })),
+    strip.keyframes,
+    (k) => k.x,
     (x) => `translate3d(${px(-x)}, 0, 0)`,
+    strip.easing,
   );
   return { band, animation };
 }
@@ -178,13 +184,44 @@ function discElement(disc: CompositedDisc): HTMLDivElement {
   return face;
 }
 
-/** A disc's turn: the angles are cumulative, and rotate() between two keyframes interpolates the number. */
+/** A rotate() transform; the angles are cumulative, and rotate() between two keyframes interpolates the number. */
+const rotate = (angle: number) => `rotate(${Math.round(angle * 1e4) / 1e4}deg)`;
+
+/** A disc's turn. */
 function turn(face: HTMLElement, disc: CompositedDisc): Animation | null {
-  return animateAlong(
-    face,
-    disc.keyframes.map((k) => ({ t: k.t, value: k.angle })),
-    (angle) => `rotate(${Math.round(angle * 1e4) / 1e4}deg)`,
-  );
+  return animateAlong(face, disc.keyframes, (k) => k.angle, rotate, disc.easing);
+}
+
+/**
+ * A staged disc's next turn made ready before it is asked for: an animation with the easing the scene says
+ * that turn will have (parsed now, while the wheel is at rest), paused, that a play's hand-off only gives
+ * its two angles, length and start. Null where the browser has no linear() easings or there is no easing.
+ */
+function readyTurn(face: HTMLElement, easing: string | undefined): Ready | null {
+  if (!linearEasingSupported || !easing) return null;
+  const animation = face.animate([{ transform: rotate(0) }, { transform: rotate(0) }], {
+    duration: 1,
+    fill: 'both',
+    easing,
+  });
+  animation.pause();
+  return { animation, easing };
+}
+
+/** Starts a ready turn on a play's disc (whose easing is the one it was made with). */
+function startTurn(ready: Ready, disc: CompositedDisc): Animation | null {
+  const first = disc.keyframes[0];
+  const last = disc.keyframes.at(-1);
+  const effect = ready.animation.effect;
+  if (!first || !last || !(effect instanceof KeyframeEffect)) {
+    ready.animation.cancel();
+    return null;
+  }
+  effect.setKeyframes([{ transform: rotate(first.angle) }, { transform: rotate(last.angle) }]);
+  effect.updateTiming({ duration: Math.max(last.t - first.t, 1) });
+  // a paused animation given a start time runs from it
+  ready.animation.startTime = first.t;
+  return ready.animation;
 }
 
 /** Whether a staged disc shows what a play's disc shows: the same image in the same box. */
@@ -199,8 +236,16 @@ function sameFace(a: CompositedDisc, b: CompositedDisc): boolean {
 interface Staged {
   disc: CompositedDisc;
   element: HTMLDivElement;
+  /** Its next turn, made ready (see readyTurn); a play takes it. */
+  ready: Ready | null;
   /** A later stage replaced it while a play turned it: it goes when that play's layers do. */
   dropped: boolean;
+}
+
+/** A paused animation with a turn's easing parsed, and that easing. */
+interface Ready {
+  animation: Animation;
+  easing: string;
 }
 
 function setStagedShown(staged: Staged, shown: boolean): void {
@@ -264,6 +309,15 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
     return created;
   }
 
+  /** A staged disc's turn made ready again for the next play, a moment after its play ended (not in its landing). */
+  function readyAgainSoon(entry: SurfaceLayers, staged: Staged): void {
+    setTimeout(() => {
+      const gone = !entry.root.isConnected || !entry.staged.includes(staged);
+      if (gone || staged.ready || entry.turning.includes(staged)) return;
+      staged.ready = readyTurn(staged.element, staged.disc.easing);
+    }, READY_AGAIN_MS);
+  }
+
   function hide(surface: number): void {
     const entry = surfaces.get(surface);
     if (!entry) return;
@@ -271,7 +325,10 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
     for (const element of entry.built.splice(0)) element.remove();
     for (const staged of entry.turning.splice(0)) {
       if (staged.dropped) staged.element.remove();
-      else setStagedShown(staged, false);
+      else {
+        setStagedShown(staged, false);
+        readyAgainSoon(entry, staged);
+      }
     }
     if (entry.staged.length === 0) close(surface);
   }
@@ -309,14 +366,18 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
         if ('kind' in layer) {
           const staged = entry.staged.find((s) => !entry.turning.includes(s) && sameFace(s.disc, layer));
           const element = staged?.element ?? discElement(layer);
+          const ready = staged?.ready ?? null;
           if (staged) {
+            staged.ready = null;
             setStagedShown(staged, true);
             entry.turning.push(staged);
           } else {
             entry.root.append(element);
             entry.built.push(element);
           }
-          const animation = turn(element, layer);
+          if (ready && ready.easing !== layer.easing) ready.animation.cancel();
+          const animation =
+            ready && ready.easing === layer.easing ? startTurn(ready, layer) : turn(element, layer);
           if (animation) entry.animations.push(animation);
         } else {
           const { band, animation } = stripElement(layer);
@@ -333,15 +394,19 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
       for (const old of entry.staged) {
         // one a play turns stays until that play's layers go
         if (entry.turning.includes(old)) old.dropped = true;
-        else old.element.remove();
+        else {
+          old.ready?.animation.cancel();
+          old.element.remove();
+        }
       }
       for (const disc of discs) {
         const element = discElement(disc);
         // its own layer, painted while unseen, so showing it is an opacity change for the compositor
         element.style.willChange = 'transform, opacity';
-        const staged: Staged = { disc, element, dropped: false };
+        const staged: Staged = { disc, element, ready: null, dropped: false };
         setStagedShown(staged, false);
         entry.root.append(element);
+        staged.ready = readyTurn(element, disc.easing);
         kept.push(staged);
       }
       entry.staged = kept;
