@@ -13,7 +13,7 @@ export type {
 } from './contract.ts';
 export type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
 export { receivedLayers } from './composite-wire.ts';
-export { linearEasing } from '../shared/keyframes.ts';
+export { linearEasing } from '../shared/linear-easing.ts';
 
 /** Starts the runtime's dedicated worker (one per page; the app keeps it for the page's life). */
 export function createSceneWorker(): Worker {

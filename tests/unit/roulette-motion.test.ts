@@ -12,7 +12,7 @@ import {
   type RouletteItem,
 } from '../../scenes/roulette/index.ts';
 import { cubicBezier, parseEase } from '../../scenes/shared/easing.ts';
-import { linearEasing } from '../../scenes/shared/keyframes.ts';
+import { linearEasing } from '../../scenes/shared/linear-easing.ts';
 import { seededRandom } from '../../scenes/shared/random.ts';
 
 const items: RouletteItem[] = ['a', 'b', 'c', 'd'].map((id, i) => ({

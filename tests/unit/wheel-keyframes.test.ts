@@ -3,7 +3,8 @@ import { bonusMotion, pickSpin } from '../../scenes/bonus-wheel/index.ts';
 import { discKeyframes as bonusKeyframes, motion as bonusPose } from '../../scenes/bonus-wheel/motion.ts';
 import { chanceMotion } from '../../scenes/chance-wheel/index.ts';
 import { discKeyframes as chanceKeyframes, motion as chancePose } from '../../scenes/chance-wheel/motion.ts';
-import { KEYFRAME_MIN_MS, linearEasing, turnKeyframesOf } from '../../scenes/shared/keyframes.ts';
+import { KEYFRAME_MIN_MS, turnKeyframesOf } from '../../scenes/shared/keyframes.ts';
+import { linearEasing } from '../../scenes/shared/linear-easing.ts';
 import { seededRandom } from '../../scenes/shared/random.ts';
 import { turnEasing, type SpinDirection } from '../../scenes/shared/wheel.ts';
 
