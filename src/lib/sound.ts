@@ -232,6 +232,40 @@ function tickTrack(context: AudioContext, tick: AudioBuffer, starts: readonly nu
   return track;
 }
 
+/** Tick plays whose ticks are still to come (howler may not suspend the audio context under them). */
+let playsUnderWay = 0;
+
+/**
+ * Keeps howler's audio context running for a play of ticks, until the returned release is called (once; a
+ * second call does nothing). Howler suspends the context 30 s after its own last sound ended, counting only
+ * its own sounds: the ticks reach the context without howler, so a spin 30 s after the last win would turn
+ * silent, or fall silent part way. Once no play is under way, howler's countdown starts again.
+ */
+function holdContextAwake(): () => void {
+  playsUnderWay += 1;
+  Howler.autoSuspend = false;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    playsUnderWay -= 1;
+    if (playsUnderWay > 0) return;
+    Howler.autoSuspend = true;
+    // howler's own countdown (not in its typings): it suspends the context 30 s on if no sound of its plays
+    (Howler as unknown as { _autoSuspend?: () => void })._autoSuspend?.();
+  };
+}
+
+/** A context howler suspended while nothing played, running again (a spin's tap is a gesture: it may). */
+async function running(context: AudioContext): Promise<void> {
+  if (context.state === 'running') return;
+  try {
+    await context.resume();
+  } catch {
+    // it cannot run (no audio device): the ticks are simply not heard
+  }
+}
+
 /** Names each play posted to the tick player (a cancel stops that one only). */
 let nextTickPlay = 0;
 
@@ -254,18 +288,38 @@ export function scheduleTicks(times: readonly number[]): () => void {
       cancel = atTimes(spaced, () => playSound('tick'));
       return;
     }
+    // held from before the resume: howler's countdown may not suspend the context in between
+    const release = holdContextAwake();
+    await running(context);
+    if (cancelled) {
+      release();
+      return;
+    }
     const audioNow = context.currentTime;
     const pageNow = performance.now();
     const starts = spaced.map((at) => audioNow + (at - pageNow) / 1000).filter((when) => when >= audioNow);
+    // the context may sleep again once the last tick has sounded
+    const lastEnds = ((starts.at(-1) ?? audioNow) - audioNow + buffer.duration) * 1000;
+    const releaseTimer = setTimeout(release, lastEnds + 100);
+    const stopHolding = () => {
+      clearTimeout(releaseTimer);
+      release();
+    };
     if (player) {
       // the audio thread plays them: this thread only says when
       const id = (nextTickPlay += 1);
       player.port.postMessage({ type: 'play', id, starts });
-      cancel = () => player.port.postMessage({ type: 'stop', id });
+      cancel = () => {
+        player.port.postMessage({ type: 'stop', id });
+        stopHolding();
+      };
       return;
     }
     const track = tickTrack(context, buffer, starts);
-    if (!track) return;
+    if (!track) {
+      stopHolding();
+      return;
+    }
     const gain = context.createGain();
     gain.gain.value = SOURCES.tick.volume;
     gain.connect(Howler.masterGain);
@@ -279,6 +333,7 @@ export function scheduleTicks(times: readonly number[]): () => void {
     cancel = () => {
       node.stop();
       gain.disconnect();
+      stopHolding();
     };
   });
   return () => {

@@ -69,3 +69,57 @@ test('a roulette spin on the case page plays its ticks through the tick player',
   await expect(page.getByTestId('win-screen')).toHaveCount(0);
   expect(sofar).not.toContain('AudioBufferSource');
 });
+
+/** Howler's global (howler.js sets window.Howler), for what the page's own idle countdown does to it. */
+interface HowlerGlobal {
+  ctx: AudioContext;
+  state: string;
+  autoSuspend: boolean;
+}
+
+test('a spin after howler has let the audio context sleep wakes it, and keeps it awake until its ticks are over', async ({
+  page,
+}) => {
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  await page.goto('/case/starter');
+  await page.getByTestId('open-button').click();
+  await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('keep-button').click();
+  await expect(page.getByTestId('win-screen')).toHaveCount(0);
+  // what howler does 30 s after its last sound: the context is suspended
+  await page.evaluate(async () => {
+    const howler = (window as unknown as { Howler: HowlerGlobal }).Howler;
+    howler.state = 'suspending';
+    await howler.ctx.suspend();
+    howler.state = 'suspended';
+  });
+
+  await page.getByTestId('open-button').click();
+  // while the reel turns: the context runs (its clock moves), and howler may not suspend it under the ticks
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const howler = (window as unknown as { Howler: HowlerGlobal }).Howler;
+          return `${howler.ctx.state} ${howler.autoSuspend}`;
+        }),
+      { timeout: 5_000 },
+    )
+    .toBe('running false');
+  const clock = await page.evaluate(async () => {
+    const { ctx } = (window as unknown as { Howler: HowlerGlobal }).Howler;
+    const before = ctx.currentTime;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return ctx.currentTime - before;
+  });
+  expect(clock).toBeGreaterThan(0.1);
+  await expect(page.getByTestId('win-screen')).toHaveCount(0);
+
+  // once the ticks are over, howler's countdown is back
+  await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 15_000 });
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { Howler: HowlerGlobal }).Howler.autoSuspend), {
+      timeout: 5_000,
+    })
+    .toBe(true);
+});
