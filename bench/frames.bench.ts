@@ -32,6 +32,14 @@
 // drawn after the motion started.
 // CPU used by other processes is recorded for every measurement, and a round that ran on a busy machine is
 // repeated (up to a limit).
+// How the throttle works on Linux, and why busy is noisy on a small machine: every 200 µs Chromium signals
+// the page's main thread, whose handler spins for (rate − 1) × the time since it last resumed, at most
+// 1 ms of it (5 ms at 6×). So the main thread spins about 5/6 of a core even while idle, and a task in
+// which the thread was off its core for a millisecond or more (another thread or process took the core)
+// grows by a whole 5 ms: a trace shows these as ~5 ms top-level tasks with nothing inside. Busy therefore
+// counts, besides the page's work, how often anything else on the machine (the GPU process, the renderer's
+// other threads, the audio thread, the app server) took a core from it during a task. Thread CPU time does
+// not separate them: the spin is CPU time too. On two cores, compare rows of one run only.
 //
 // The scene runtime marks the first frame of a play that moves with performance.mark('scene:motion') and the
 // end of the play with performance.mark('scene:settled'), on the main thread or in its worker: the bench
