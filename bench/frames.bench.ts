@@ -39,7 +39,9 @@
 // grows by a whole 5 ms: a trace shows these as ~5 ms top-level tasks with nothing inside. Busy therefore
 // counts, besides the page's work, how often anything else on the machine (the GPU process, the renderer's
 // other threads, the audio thread, the app server) took a core from it during a task. Thread CPU time does
-// not separate them: the spin is CPU time too. On two cores, compare rows of one run only.
+// not separate them: the spin is CPU time too. On two cores, compare rows of one run only. Under the table
+// the run prints, for ours and the reference, a lower bound of that share: the stalls a trace shows as
+// tasks with nothing in them (throttleStalls in trace.ts).
 //
 // The scene runtime marks the first frame of a play that moves with performance.mark('scene:motion') and the
 // end of the play with performance.mark('scene:settled'), on the main thread or in its worker: the bench
@@ -107,6 +109,7 @@ import {
   requestTimes,
   sceneThread,
   threadsOf,
+  throttleStalls,
   type FrameFigures,
   type TraceIndex,
   type Window,
@@ -396,6 +399,8 @@ interface WindowFigures extends FrameFigures {
   windowMs: number;
   /** share of the window the page's main thread ran top-level tasks, 0..1 */
   mainThreadBusy: number;
+  /** of those tasks, at least these are the CPU throttle's stalls (throttleStalls): how many, untraced ms */
+  throttleStalls: { count: number; ms: number };
   /** the busiest dedicated worker of the page over the window, 0..1 (null: the page has none) */
   workerBusy: number | null;
   /** animation-frame callbacks in the page's renderer (main thread and workers) */
@@ -440,6 +445,7 @@ function windowFigures(
   return {
     windowMs: Math.round((w.to - w.from) / 1000),
     mainThreadBusy: round(busyShare(trace, pid, mainTid, w)),
+    throttleStalls: throttleStalls(trace, pid, mainTid, w),
     workerBusy: workers.length
       ? round(Math.max(...workers.map((tid) => busyShare(trace, pid, tid, w))))
       : null,
@@ -710,6 +716,9 @@ const SCENES: { key: SceneKey; name: string }[] = [
   { key: 'bonus-wheel', name: 'bonus wheel' },
 ];
 const sceneName = (key: SceneKey) => SCENES.find((s) => s.key === key)!.name;
+/** A measurement's throttle stalls (see throttleStalls in trace.ts): "3 (16.2 ms)". */
+const stallsText = (m: Measurement) =>
+  m.spin ? `${m.spin.throttleStalls.count} (${m.spin.throttleStalls.ms} ms)` : '-';
 /** The scenes this run measures (BENCH_SCENES=roulette-x3,bonus-wheel: only those; default all). */
 const WANTED_SCENES = process.env.BENCH_SCENES
   ? SCENES.filter((s) => process.env.BENCH_SCENES!.split(',').includes(s.key))
@@ -1090,7 +1099,7 @@ async function pair(session: Session, mode: ModeName, scene: SceneKey, fallback:
   measurements.push(reference!, ours!);
   pairs.push({ mode, scene, fallback, reference: reference!, ours: ours! });
   log(
-    `${mode} ${sceneName(scene)}${fallback ? ' main-thread path' : ''}: reference busy ${reference!.spin?.mainThreadBusy ?? '-'}, ours ${ours!.spin?.mainThreadBusy ?? '-'} (${ours!.sceneThread ?? 'no scene thread'}), worst interval ${ours!.movingWorstIntervalMs ?? '-'} ms moving (${ours!.spin?.worstIntervalMs ?? '-'} ms whole), tap to motion ${ours!.tapToMotionMs ?? '-'} ms, other CPU ${ours!.otherCpuCores ?? '?'} cores`,
+    `${mode} ${sceneName(scene)}${fallback ? ' main-thread path' : ''}: reference busy ${reference!.spin?.mainThreadBusy ?? '-'}, ours ${ours!.spin?.mainThreadBusy ?? '-'} (${ours!.sceneThread ?? 'no scene thread'}), worst interval ${ours!.movingWorstIntervalMs ?? '-'} ms moving (${ours!.spin?.worstIntervalMs ?? '-'} ms whole), tap to motion ${ours!.tapToMotionMs ?? '-'} ms, other CPU ${ours!.otherCpuCores ?? '?'} cores, throttle stalls in busy: reference ${stallsText(reference!)}, ours ${stallsText(ours!)}`,
   );
   return ours!;
 }
@@ -1497,6 +1506,16 @@ console.log(
   `\nEvery scene beside its reference (in brackets: the reference's own figure)${QUICK ? ', quick run' : ''}:\n`,
 );
 console.log(markdown.join('\n'));
+// a part of busy measures the machine, not the page: the throttle's stalls (bench header, trace.ts)
+console.log(
+  "\nOf each busy figure, at least this much is the CPU throttle's stalls: tasks of 4 ms or more with under" +
+    ' 1 ms of traced work in them (count, and their untraced time); ours, then the reference:',
+);
+for (const path of PATHS)
+  for (const p of pairs.filter((q) => q.mode === 'default' && q.fallback === path.fallback))
+    console.log(
+      `  ${sceneOf(p)}, ${path.fallback ? 'main thread' : 'worker'}: ${stallsText(p.ours)}; reference ${stallsText(p.reference)}`,
+    );
 for (const h of heaps)
   console.log(
     `\nheap, ${h.path} path (page + ${h.workers} workers): ${cell(h.afterWarmupMB)} MB after a warm-up of ${h.warmup} openings, ${cell(h.afterLastMB)} MB after ${h.openings} more${h.error ? ` (error: ${h.error})` : ''}`,

@@ -136,6 +136,47 @@ export function busyShare(trace: TraceIndex, pid: number, tid: number, window: W
   return length > 0 ? coveredTime(spans, window) / length : 0;
 }
 
+/** The scheduler's own wrappers around a task's work: a task holding only these traced nothing of its own. */
+const TASK_WRAPPER = /RunTask$|^BlinkScheduler_|^SimpleWatcher::|^Receive mojo /;
+
+/**
+ * The CPU throttle's stalls in a thread's top-level tasks over the window: tasks of 4 ms or more in which
+ * traced work covers under 1 ms. Under DevTools CPU throttling on Linux the thread's signal handler spins up
+ * to (rate − 1) ms whenever the thread lost its core for a millisecond (see frames.bench.ts), and such a
+ * spin inside a task shows as a task with nothing in it. `ms` is the time of those tasks not covered by
+ * traced work: a part of busy that measures the machine's contention, not the page's work. It is a lower
+ * bound: a spin that lands inside traced work (a script call, a paint) is counted as that work.
+ */
+export function throttleStalls(
+  trace: TraceIndex,
+  pid: number,
+  tid: number,
+  window: Window,
+): { count: number; ms: number } {
+  const own = trace.events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X');
+  const work = own.filter((e) => !TASK_WRAPPER.test(e.name));
+  let count = 0;
+  let stalled = 0;
+  // a top-level task nested in another (a nested run loop) is part of the outer one's time
+  let outerEnd = -Infinity;
+  const tasks = own.filter(isTopLevelTask).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  for (const task of tasks) {
+    const dur = task.dur ?? 0;
+    if (task.ts < outerEnd) continue;
+    outerEnd = task.ts + dur;
+    if (dur < 4000 || task.ts < window.from || task.ts >= window.to) continue;
+    const span: Window = { from: task.ts, to: task.ts + dur };
+    const inside = work
+      .filter((e) => e.ts >= span.from && e.ts < span.to)
+      .map((e) => [e.ts, e.ts + (e.dur ?? 0)] as [number, number]);
+    const traced = coveredTime(inside, span);
+    if (traced >= 1000) continue;
+    count += 1;
+    stalled += dur - traced;
+  }
+  return { count, ms: Math.round(stalled / 100) / 10 };
+}
+
 /** Threads of a process whose name matches, e.g. /Worker/ for dedicated workers. */
 export function threadsOf(trace: TraceIndex, pid: number, name: RegExp): number[] {
   const out: number[] = [];

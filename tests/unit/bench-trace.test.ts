@@ -13,6 +13,7 @@ import {
   requestTimes,
   sceneThread,
   secondAnimationFrameAfter,
+  throttleStalls,
   type TraceEvent,
 } from '../../bench/trace.ts';
 
@@ -167,6 +168,38 @@ describe('frames benchmark trace reading', () => {
     // from 0.306 s the worker's frames: its second one
     expect(secondAnimationFrameAfter(trace, PAGE, 306_000)).toBe(310_000 + 16_667);
     expect(secondAnimationFrameAfter(trace, PAGE, 3_000_000)).toBeNull();
+  });
+});
+
+describe('frames benchmark throttle stalls', () => {
+  // four top-level tasks on the page's main thread, each wrapping its scheduler task
+  const wrapped = (ts: number, dur: number, work: TraceEvent[] = []) => [
+    x(PAGE, MAIN, 'RunTask', 'disabled-by-default-devtools.timeline', ts, dur),
+    task(PAGE, MAIN, ts, dur),
+    x(PAGE, MAIN, 'SimpleWatcher::OnHandleReady', 'toplevel', ts, dur),
+    ...work,
+  ];
+  const stalls = indexTrace([
+    // 5.4 ms with 0.2 ms of script in it: a stall, 5.2 ms of it untraced
+    ...wrapped(10_000, 5_400, [x(PAGE, MAIN, 'FunctionCall', 'devtools.timeline', 10_100, 200)]),
+    // 6 ms of real work (a paint): no stall
+    ...wrapped(30_000, 6_000, [x(PAGE, MAIN, 'Paint', 'devtools.timeline', 30_500, 5_000)]),
+    // 3 ms with nothing in it: too short to be a throttle spin
+    ...wrapped(50_000, 3_000),
+    // 5 ms with nothing in it, but another thread's
+    ...wrapped(70_000, 5_000).map((e) => ({ ...e, tid: WORKER })),
+    // 5 ms with nothing in it, starting after the window
+    ...wrapped(200_000, 5_000),
+    // a nested run loop's task inside a task with work: counted with the outer one, not as a stall
+    ...wrapped(250_000, 20_000, [x(PAGE, MAIN, 'FunctionCall', 'devtools.timeline', 250_100, 8_000)]),
+    task(PAGE, MAIN, 260_000, 6_000),
+  ]);
+
+  it('counts tasks of 4 ms or more with under 1 ms of traced work, and their untraced time', () => {
+    expect(throttleStalls(stalls, PAGE, MAIN, { from: 0, to: 100_000 })).toEqual({ count: 1, ms: 5.2 });
+    expect(throttleStalls(stalls, PAGE, WORKER, { from: 0, to: 100_000 })).toEqual({ count: 1, ms: 5 });
+    expect(throttleStalls(stalls, PAGE, MAIN, { from: 0, to: 300_000 })).toEqual({ count: 2, ms: 10.2 });
+    expect(throttleStalls(stalls, PAGE, MAIN, { from: 20_000, to: 60_000 })).toEqual({ count: 0, ms: 0 });
   });
 });
 
