@@ -4,4 +4,12 @@
  */
 export type { BonusSegment, BonusSpin, BonusWheelScenePlan } from './plan.ts';
 export { bonusWheelConfig, type BonusWheelConfig } from './config.ts';
-export { bonusMotion, clampLanding, crossings, motion, pickSpin, segmentAt } from './motion.ts';
+export {
+  bonusMotion,
+  clampLanding,
+  crossings,
+  crossingSchedule,
+  motion,
+  pickSpin,
+  segmentAt,
+} from './motion.ts';

@@ -1,5 +1,12 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
-import { borderCrossings, mod1, turnKeyframes, wheelRotation, type SpinDirection } from '../shared/wheel.ts';
+import {
+  borderCrossings,
+  borderTimes,
+  mod1,
+  turnKeyframes,
+  wheelRotation,
+  type SpinDirection,
+} from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
 import type { BonusSpin, BonusWheelPlan } from './plan.ts';
 
@@ -130,6 +137,15 @@ export function motion(wheel: BonusWheelMotion, tMs: number): BonusWheelPose {
 export function crossings(wheel: BonusWheelMotion, fromMs: number, toMs: number): number[] {
   if (!(toMs > fromMs)) return [];
   return borderCrossings(wheel.segments, motion(wheel, fromMs).turns, motion(wheel, toMs).turns);
+}
+
+/**
+ * Times (ms after the start, ascending) at which each segment border passes the pointer, as crossings() reports
+ * them: solved on the spin's keyframes (see borderTimes), so a play's tick schedule costs next to nothing as
+ * it starts.
+ */
+export function crossingSchedule(wheel: BonusWheelMotion): number[] {
+  return borderTimes(wheel, wheel.direction, wheel.segments);
 }
 
 /**

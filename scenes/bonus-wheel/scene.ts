@@ -1,12 +1,12 @@
 import { Graphics, Sprite, Texture } from 'pixi.js';
 import type { CompositedDisc, Scene, SceneContext } from '../runtime/contract.ts';
-import { crossingTimes } from '../shared/ticks.ts';
 import { turnEasing, wheelRotation } from '../shared/wheel.ts';
 import { resolveConfig, type BonusWheelConfig } from './config.ts';
 import { bakeWheelFace } from './face.ts';
 import {
   bonusMotion,
   crossings,
+  crossingSchedule,
   discKeyframes,
   motion,
   segmentCentre,
@@ -168,7 +168,7 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
     ticks() {
       if (!spin) return [];
       const { wheel, startAt } = spin;
-      return crossingTimes(wheel.durationMs, (a, b) => crossings(wheel, a, b)).map((t) => startAt + t);
+      return crossingSchedule(wheel).map((t) => startAt + t);
     },
     composite(on) {
       if (!on) {

@@ -5,4 +5,4 @@
 export type { ChanceWheelOutcome, ChanceWheelScenePlan } from './plan.ts';
 export { chanceWheelConfig, type ChanceWheelConfig } from './config.ts';
 export { formatChance, isInsideArc, upgradeChance } from './chance.ts';
-export { chanceMotion, crossings, landingFraction, motion, phaseAt } from './motion.ts';
+export { chanceMotion, crossings, crossingSchedule, landingFraction, motion, phaseAt } from './motion.ts';

@@ -1,5 +1,12 @@
 import { tweenAt, tweenValue } from '../shared/easing.ts';
-import { borderCrossings, mod1, turnKeyframes, wheelRotation, type SpinDirection } from '../shared/wheel.ts';
+import {
+  borderCrossings,
+  borderTimes,
+  mod1,
+  turnKeyframes,
+  wheelRotation,
+  type SpinDirection,
+} from '../shared/wheel.ts';
 import { clampChance, isInsideArc } from './chance.ts';
 import { resolveConfig } from './config.ts';
 import type { ChanceWheelPlan } from './plan.ts';
@@ -108,6 +115,15 @@ export function landingFraction(wheel: ChanceWheelMotion, tMs: number): number {
 export function crossings(wheel: ChanceWheelMotion, fromMs: number, toMs: number): number[] {
   if (!(toMs > fromMs)) return [];
   return borderCrossings(wheel.tickCount, motion(wheel, fromMs).turns, motion(wheel, toMs).turns);
+}
+
+/**
+ * Times (ms after the start, ascending) at which each notch passes the pointer, as crossings() reports
+ * them: solved on the spin's keyframes (see borderTimes), so a play's tick schedule costs next to nothing as
+ * it starts.
+ */
+export function crossingSchedule(wheel: ChanceWheelMotion): number[] {
+  return borderTimes(wheel, wheel.direction, wheel.tickCount);
 }
 
 /**

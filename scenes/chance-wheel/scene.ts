@@ -1,11 +1,17 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { CompositedDisc, Scene, SceneContext } from '../runtime/contract.ts';
-import { crossingTimes } from '../shared/ticks.ts';
 import { turnEasing, wheelRotation } from '../shared/wheel.ts';
 import { formatChance, isInsideArc } from './chance.ts';
 import { resolveConfig, type ChanceWheelConfig } from './config.ts';
 import { bakeRingFace, drawDisc, drawRing, faceKey, ringGeometry } from './face.ts';
-import { chanceMotion, crossings, discKeyframes, motion, type ChanceWheelMotion } from './motion.ts';
+import {
+  chanceMotion,
+  crossings,
+  crossingSchedule,
+  discKeyframes,
+  motion,
+  type ChanceWheelMotion,
+} from './motion.ts';
 import type { ChanceWheelOutcome, ChanceWheelScenePlan } from './plan.ts';
 
 /** Baked faces kept for the compositor: the player goes back and forth between a few selections. */
@@ -282,7 +288,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     ticks() {
       if (!roll) return [];
       const { wheel, startAt } = roll;
-      return crossingTimes(wheel.durationMs, (a, b) => crossings(wheel, a, b)).map((t) => startAt + t);
+      return crossingSchedule(wheel).map((t) => startAt + t);
     },
     composite(on) {
       if (!on) {

@@ -10,7 +10,7 @@
  * Screen angles are Pixi's: radians, 0 along +x, growing clockwise (y points down); the top is -PI/2.
  */
 
-import { turnKeyframesOf, tweenEasing, type EasedTurn, type Keyframe } from './keyframes.ts';
+import { markTimes, turnKeyframesOf, tweenEasing, type EasedTurn, type Keyframe } from './keyframes.ts';
 
 /** Which way the wheel turns on screen. */
 export type SpinDirection = 'clockwise' | 'counterclockwise';
@@ -98,4 +98,21 @@ export function turnKeyframes(turn: EasedTurn, direction: SpinDirection): { t: n
  */
 export function turnEasing(turn: EasedTurn, direction: SpinDirection): string | null {
   return tweenEasing(degreeKeyframes(turn, direction));
+}
+
+/**
+ * Times (ms from the turn's start, ascending) at which the pointer reaches the borders between `count` equal
+ * parts, one per border borderCrossings() reports frame by frame: solved on the turn's compositor keyframes
+ * (within a quarter degree of its motion, the pose the page's compositor shows), not stepped through the
+ * whole spin. Stepped every 4 ms, a roll's schedule called the motion twice a step and held a slow phone's
+ * main thread for ~20 ms between the server's answer and the wheel's first frame.
+ */
+export function borderTimes(turn: EasedTurn, direction: SpinDirection, count: number): number[] {
+  if (!(count > 0)) return [];
+  const sign = directionSign(direction);
+  // cumulative degrees in the way the wheel turns (they only grow): border k sits at k / count turns
+  const forwards = degreeKeyframes(turn, direction).map(({ t, value }) => ({ t, value: value * sign }));
+  const spacing = 360 / count;
+  const firstMark = Math.floor((forwards[0]?.value ?? 0) / spacing) * spacing;
+  return markTimes(forwards, firstMark, spacing);
 }

@@ -5,6 +5,18 @@ import {
   crossings as battleCrossings,
   crossingSchedule as battleSchedule,
 } from '../../scenes/battle-reel/index.ts';
+import {
+  chanceMotion,
+  crossings as chanceCrossings,
+  crossingSchedule as chanceSchedule,
+  motion as chancePose,
+} from '../../scenes/chance-wheel/index.ts';
+import {
+  bonusMotion,
+  crossings as bonusCrossings,
+  crossingSchedule as bonusSchedule,
+  motion as bonusPose,
+} from '../../scenes/bonus-wheel/index.ts';
 import { crossingTimes } from '../../scenes/shared/ticks.ts';
 import { atTimes, spacedTimes } from '../../src/lib/schedule.ts';
 
@@ -120,4 +132,54 @@ describe('the battle reel’s schedule solved on its keyframes', () => {
     expect(solved.length).toBeGreaterThan(5);
     solved.forEach((t, k) => expect(Math.abs(t - (stepped[k]! - 2))).toBeLessThanOrEqual(6));
   });
+});
+
+describe('the wheels’ schedules solved on their keyframes', () => {
+  // each wheel with the part count its crossings are reported in: the chance wheel's notches, the bonus
+  // wheel's segment borders
+  const wheels = [
+    ...[0, 0.37, 0.999].flatMap((rolled) =>
+      (['clockwise', 'counterclockwise'] as const).map((direction) => {
+        const wheel = chanceMotion({ chance: 0.26, rolled, startFraction: 0.61, config: { direction } });
+        return {
+          name: `chance wheel rolling ${rolled}, ${direction}`,
+          wheel,
+          parts: wheel.tickCount,
+          stepped: crossingTimes(wheel.durationMs, (a, b) => chanceCrossings(wheel, a, b)),
+          solved: chanceSchedule(wheel),
+          turnsAt: (t: number) => chancePose(wheel, t).turns,
+        };
+      }),
+    ),
+    ...[0, 5, 11].flatMap((segment) =>
+      [false, true].map((reducedMotion) => {
+        const wheel = bonusMotion({ turns: 6, segment, startFraction: 0.3, reducedMotion });
+        return {
+          name: `bonus wheel landing on ${segment}${reducedMotion ? ' (reduced motion)' : ''}`,
+          wheel,
+          parts: wheel.segments,
+          stepped: crossingTimes(wheel.durationMs, (a, b) => bonusCrossings(wheel, a, b)),
+          solved: bonusSchedule(wheel),
+          turnsAt: (t: number) => bonusPose(wheel, t).turns,
+        };
+      }),
+    ),
+  ];
+
+  for (const { name, parts, stepped, solved, turnsAt } of wheels) {
+    it(`${name}: one time per crossing the frames report, each where the motion is on its border`, () => {
+      expect(solved.length).toBe(stepped.length);
+      expect(solved.length).toBeGreaterThan(parts);
+      solved.forEach((t, k) => {
+        expect(t).toBeGreaterThanOrEqual(solved[k - 1] ?? 0);
+        // at the solved time the wheel's exact motion stands within the keyframes' quarter degree of a
+        // border, and that border is the (k+1)th the stepped schedule passes
+        const degrees = turnsAt(t) * 360;
+        const border = Math.round((degrees * parts) / 360) * (360 / parts);
+        expect(Math.abs(degrees - border)).toBeLessThanOrEqual(0.25);
+        expect(t).toBeGreaterThan((stepped[k - 1] ?? 0) - 4 - 1e-9);
+        expect(t).toBeLessThanOrEqual((stepped[k + 1] ?? Infinity) + 1e-9);
+      });
+    });
+  }
 });
