@@ -27,6 +27,10 @@ function onPhone(): boolean {
   return phone;
 }
 
+// The first answer reads the launch parameters (the URL, then session storage, which it also writes): done
+// while the page is idle, so it is not part of the first money tap, whose haptic comes before its request
+globalThis.requestIdleCallback?.(() => onPhone());
+
 /** Whether this client can vibrate. */
 const hasHapticEngine = onPhone;
 

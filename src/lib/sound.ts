@@ -34,6 +34,13 @@ function readMuted(): boolean {
   }
 }
 
+// Howler unlocks its audio context at the first touch after it made one, and that unlock also fills a pool of
+// ten HTML5 Audio elements for sounds played without Web Audio. Every sound here plays through Web Audio
+// (where there is none, howler never unlocks and the pool stays empty anyway), so the pool is never used:
+// making its elements was most of that touch's handler, which on the screen's first spin delays the tap's
+// request (~20 ms of a 6x-throttled main thread)
+Howler.html5PoolSize = 0;
+
 // Checked before every play; Howler itself is told only on a change (a tap), so merely importing this
 // module creates no audio context before the player has touched anything.
 let muted = readMuted();
