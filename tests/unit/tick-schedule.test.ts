@@ -143,7 +143,6 @@ describe('the wheels’ schedules solved on their keyframes', () => {
         const wheel = chanceMotion({ chance: 0.26, rolled, startFraction: 0.61, config: { direction } });
         return {
           name: `chance wheel rolling ${rolled}, ${direction}`,
-          wheel,
           parts: wheel.tickCount,
           stepped: crossingTimes(wheel.durationMs, (a, b) => chanceCrossings(wheel, a, b)),
           solved: chanceSchedule(wheel),
@@ -156,7 +155,6 @@ describe('the wheels’ schedules solved on their keyframes', () => {
         const wheel = bonusMotion({ turns: 6, segment, startFraction: 0.3, reducedMotion });
         return {
           name: `bonus wheel landing on ${segment}${reducedMotion ? ' (reduced motion)' : ''}`,
-          wheel,
           parts: wheel.segments,
           stepped: crossingTimes(wheel.durationMs, (a, b) => bonusCrossings(wheel, a, b)),
           solved: bonusSchedule(wheel),
