@@ -101,13 +101,16 @@ export interface ReelStrip {
 
 /**
  * The cards a reel `widthPx` wide passes from its start to its end (every card of `trackLength` that is
- * ever on screen) and its scroll sampled from motion() for a linear-keyframed animation: each step as long
+ * ever on screen, the same for every landing inside the winner's card) and its scroll sampled from motion() for a linear-keyframed animation: each step as long
  * as the curve allows (halved until the straight piece stays within a quarter pixel, never below a 240 Hz
  * frame), so the fast start gets many keyframes and the slow end few.
  */
 export function reelStrip(reel: ReelMotion, trackLength: number, widthPx: number): ReelStrip {
-  const low = Math.min(reel.startX, reel.finalX);
-  const high = Math.max(reel.startX, reel.finalX) + widthPx;
+  // the band of every landing of this config and width (the landing offset moves both ends by less than a
+  // card): a strip staged before the answer holds the same cards as the play's
+  const shift = reel.landingOffset;
+  const low = reel.startX > 0 ? Math.max(Math.min(reel.startX, reel.finalX) - shift, 0) : 0;
+  const high = Math.max(reel.startX, reel.finalX) - shift + reel.cardWidth + widthPx;
   const cards: ReelStrip['cards'] = [];
   const last = Math.min(Math.ceil(high / reel.pitch), trackLength - 1);
   for (let index = Math.max(Math.floor(low / reel.pitch), 0); index <= last; index++)

@@ -15,6 +15,12 @@ export interface RoulettePlan {
   winnerIndex: number;
   /** Layout seed from the server's proof, e.g. `${serverSeedHash}:${nonce}`: same seed, same reel. */
   seed: string;
+  /**
+   * Seeds the cards instead of `seed` (the landing inside the winner's card still follows `seed`): the seed
+   * the page chose for this reel before the tap, so the track laid out then (RouletteScenePlan.stage) is
+   * this reel's but for its stop.
+   */
+  trackSeed?: string;
   /** Width of the reel, px; the marker sits at its centre. */
   widthPx: number;
   /** Overrides of the tuning values in config.ts. */
@@ -33,6 +39,8 @@ export interface RouletteReel {
   winnerIndex: number;
   /** Layout seed from the server's proof. */
   seed: string;
+  /** The track's seed, when the page staged it before the answer (see RoulettePlan.trackSeed). */
+  trackSeed?: string;
 }
 
 /** What the roulette scene is prepared with (the runtime's plan for this scene). */
@@ -41,6 +49,12 @@ export interface RouletteScenePlan {
   items: readonly RouletteItem[];
   /** 1 to 3 reels, top to bottom, started together; empty to only bake the items. */
   reels: readonly RouletteReel[];
+  /**
+   * While no reel plays: the track seeds of the next play's reels (one per reel, top to bottom). Their
+   * strips are laid out from the case's items and staged on the page's compositor, painted and unseen, so
+   * the play that brings these seeds (RouletteReel.trackSeed) changes one card of each and starts.
+   */
+  stage?: readonly string[];
   /** The player prefers reduced motion. */
   reducedMotion?: boolean;
 }

@@ -202,6 +202,19 @@ describe('reelStrip (a spin handed to the page compositor)', () => {
     }
   });
 
+  it('holds the same cards for every landing of a width, so a strip staged before the answer fits the play', () => {
+    for (const reducedMotion of [false, true]) {
+      for (const widthPx of [320, 390, 430]) {
+        const cardSets = new Set<string>();
+        for (let n = 0; n < 40; n++) {
+          const reel = reelMotion({ seed: `landing:${n}`, widthPx, reducedMotion });
+          cardSets.add(JSON.stringify(reelStrip(reel, 200, widthPx).cards));
+        }
+        expect(cardSets.size).toBe(1);
+      }
+    }
+  });
+
   it('holds every card that is ever on screen, in track order, and no other', () => {
     const widthPx = 390;
     const reel = reelMotion({ seed: 'cards', widthPx, config: {}, reducedMotion: false });

@@ -76,6 +76,35 @@ describe('buildTrack', () => {
     for (const count of counts) expect(count / (50 * 200)).toBeGreaterThan(0.15);
   });
 
+  it('lays the cards out from the seed and items alone: another winner changes only the stop', () => {
+    const stop = stopIndex(rouletteConfig);
+    for (let n = 0; n < 50; n++) {
+      const staged = buildTrack({ items, seed: 'proof', trackSeed: `stage-${n}` });
+      for (let winnerIndex = 0; winnerIndex < items.length; winnerIndex++) {
+        const track = buildTrack({ items, winnerIndex, seed: `proof-${n}`, trackSeed: `stage-${n}` });
+        expect(track[stop]).toBe(winnerIndex);
+        expect(track.filter((_, at) => at !== stop)).toEqual(staged.filter((_, at) => at !== stop));
+      }
+    }
+    // the track seed, when given, is the one the cards follow
+    expect(buildTrack({ ...plan, trackSeed: 't' })).toEqual(
+      buildTrack({ ...plan, seed: 'other', trackSeed: 't' }),
+    );
+    expect(buildTrack({ ...plan, trackSeed: 't' })).not.toEqual(buildTrack(plan));
+  });
+
+  it('shows every weighted item before the stop, whatever lands there; a weightless one only where it lands', () => {
+    const rare = [item('common', 1_000_000), item('a', 1), item('b', 1), item('gone', 0)];
+    const stop = stopIndex(rouletteConfig);
+    for (let n = 0; n < 50; n++) {
+      const track = buildTrack({ items: rare, winnerIndex: n % 2 === 0 ? 1 : 3, seed: `cover-${n}` });
+      const before = track.slice(0, stop);
+      for (const i of [0, 1, 2]) expect(before).toContain(i);
+      expect(before).not.toContain(3);
+      expect(track.slice(stop + 1)).not.toContain(3);
+    }
+  });
+
   it('rejects a winner outside the items and an empty case', () => {
     expect(() => buildTrack({ ...plan, winnerIndex: 5 })).toThrow(RangeError);
     expect(() => buildTrack({ ...plan, winnerIndex: -1 })).toThrow(RangeError);
