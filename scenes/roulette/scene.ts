@@ -14,7 +14,7 @@ import {
   type ReelMotion,
 } from './motion.ts';
 import type { RouletteReel, RouletteScenePlan } from './plan.ts';
-import { buildTrack } from './track.ts';
+import { buildTrack, trackLength } from './track.ts';
 
 interface LaidReel {
   reel: RouletteReel;
@@ -73,19 +73,18 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
     // the case's cards are encoded for a composited play while the page waits for the tap (a reel's cards
     // are the same textures, so its images are then ready, not encoded between the answer and the motion),
     // and the spin's ease is sampled into keyframes for this width (a stand-in spin of the same config)
+    let staged: CompositedStrip[] | null = null;
     if (plan.reels.length === 0) {
-      void context.stripImages(cards);
-      scrollKeyframes(
-        reelMotion({
-          seed: 'keyframes',
-          widthPx: context.size.width,
-          config: overrides,
-          reducedMotion: plan.reducedMotion,
-        }),
-      );
+      const cardImages = context.stripImages(cards);
+      scrollKeyframes(standIn());
+      // the next play's strips, painted on the page while it waits for the tap (see RouletteScenePlan.stage)
+      const seeds = context.composites ? (plan.stage ?? []) : [];
+      staged = seeds.length > 0 ? stagedStrips(seeds, await cardImages) : [];
     }
     const images = await Promise.all(textures.map((baked) => context.stripImages(baked)));
     if (run !== layoutRun) return;
+    // a play's layout leaves the staged strips alone: its show takes them
+    if (staged) context.standBy(staged);
     for (const old of reels) old.view.destroy({ children: true });
     reels = [];
     const { width, height } = context.size;
@@ -121,6 +120,44 @@ export function rouletteScene(context: SceneContext): Scene<RouletteScenePlan, R
       });
     });
     context.invalidate();
+  }
+
+  /** A spin of the current config and width, standing in for the next one (its easing and its cards' band). */
+  function standIn(): ReelMotion {
+    return reelMotion({
+      seed: 'keyframes',
+      widthPx: context.size.width,
+      config: overrides,
+      reducedMotion: plan.reducedMotion,
+    });
+  }
+
+  /**
+   * The strips of a play whose reels bring these track seeds, laid out as the play's will be (the same
+   * bands, cards and easing), from the case's items: only each stop's card waits for the answer.
+   */
+  function stagedStrips(seeds: readonly string[], images: (Blob | null)[]): CompositedStrip[] {
+    if (plan.items.length === 0 || images.length !== plan.items.length) return [];
+    const { width, height } = context.size;
+    const slot = height / seeds.length;
+    const reel = standIn();
+    const { cards, keyframes, easing } = reelStrip(reel, trackLength(config), width);
+    return seeds.map((seed, i) => {
+      const track = buildTrack({ items: plan.items, seed, config: overrides });
+      return {
+        x: 0,
+        y: i * slot,
+        width,
+        height: slot,
+        images,
+        cardWidth: config.itemWidth,
+        cardHeight: config.cardHeight,
+        cardY: Math.round((slot - config.cardHeight) / 2),
+        cards: cards.map(({ index, x }) => ({ image: track[index]!, x })),
+        keyframes,
+        ...(easing ? { easing } : {}),
+      };
+    });
   }
 
   function draw(laid: LaidReel, x: number): void {

@@ -45,12 +45,14 @@ export interface SceneContext {
    */
   readonly composites: boolean;
   /**
-   * The discs a next play would hand over, as they are at rest (their keyframes are not used): the page's
-   * compositor gets each ready under the canvas, unseen and painted, so a play's hand-off only starts its
-   * turn (no element to build, style, lay out and paint as the spin starts). Replaces what the surface had
-   * staged; [] lets it go. Does nothing where the runtime has no compositor.
+   * The discs or strips a next play would hand over, as they are at rest (their keyframes are not used; a
+   * strip rests at its first): the page's compositor gets each ready under the canvas, unseen and painted,
+   * so a play's hand-off only starts its motion (no element to build, style, lay out and paint as the spin
+   * starts). A play's strip takes a staged strip of the same band, images and card places, whose cards it
+   * changes where the two differ (a reel's stop). Replaces what the surface had staged; [] lets it go. Does
+   * nothing where the runtime has no compositor.
    */
-  standBy(discs: readonly CompositedDisc[]): void;
+  standBy(layers: readonly CompositedLayer[]): void;
 }
 
 /**

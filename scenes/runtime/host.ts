@@ -14,7 +14,6 @@ import { autoRenderer, rendererOptions } from '../shared/renderer.ts';
 import { RuntimeClock } from './clock.ts';
 import type {
   ArtLoader,
-  CompositedDisc,
   CompositedLayer,
   Scene,
   SceneContext,
@@ -64,18 +63,19 @@ export interface Compositor {
    */
   show(surface: number, layers: CompositedLayer[]): void | Promise<void>;
   /**
-   * Gets a surface's discs ready under its canvas, unseen, for a later show of the same image and box to
-   * start turning at once (see SceneContext.standBy); [] lets them go.
+   * Gets a surface's discs and strips ready under its canvas, unseen, for a later show of the same image and
+   * box (a strip: band, images and card places) to start moving at once (see SceneContext.standBy); [] lets
+   * them go.
    */
-  standBy(surface: number, discs: readonly CompositedDisc[]): void;
+  standBy(surface: number, layers: readonly CompositedLayer[]): void;
   /**
    * Removes a surface's layers, called right after the canvas has drawn a frame with them again (the page
    * of a worker waits a frame or two more, until that frame is on screen).
    */
   hide(surface: number): void;
   /**
-   * Whether show() would put these layers on the page as it returns (discs already staged under the
-   * canvas, on the runtime's own thread): a play is then handed over before its first frame, which draws
+   * Whether show() would put these layers on the page as it returns (discs and strips already staged under
+   * the canvas, on the runtime's own thread): a play is then handed over before its first frame, which draws
    * the canvas without them. Absent: never (a worker's page shows them in a task of its own).
    */
   showsAtOnce?(surface: number, layers: readonly CompositedLayer[]): boolean;
@@ -334,8 +334,8 @@ export class SceneHost {
         flush();
       },
       stripImages: (textures) => this.stripImages(renderer, textures),
-      standBy: (discs) => {
-        if (!surface.closed) this.options.compositor?.standBy(surface.id, discs);
+      standBy: (layers) => {
+        if (!surface.closed) this.options.compositor?.standBy(surface.id, layers);
       },
       composites: this.options.compositor !== undefined,
     };

@@ -81,11 +81,11 @@ export type FromRuntime =
    * the page an encoded strip or face image to decode ahead, under a number the layers name it by;
    * `release` says no layer will name it again. `show` puts a play's layers under the surface's canvas,
    * answered by `shown` once they are on screen; `hide` removes them, a frame or two after it arrives
-   * (once the canvas the worker has just drawn with them is on screen). `stand-by` gets a surface's discs
-   * ready under its canvas, unseen, for a later `show` of the same image and box (replacing what it had).
+   * (once the canvas the worker has just drawn with them is on screen). `stand-by` gets a surface's discs and
+   * strips ready under its canvas, unseen, for a later `show` of the same ones (replacing what it had).
    */
   | { type: 'preload'; image: number; blob: Blob }
   | { type: 'release'; image: number }
   | { type: 'show'; surface: number; handoff: number; layers: SentLayer[] }
-  | { type: 'stand-by'; surface: number; discs: Extract<SentLayer, { kind: 'disc' }>[] }
+  | { type: 'stand-by'; surface: number; layers: SentLayer[] }
   | { type: 'hide'; surface: number };

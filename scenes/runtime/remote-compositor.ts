@@ -1,6 +1,6 @@
 import { sendLayers } from './composite-wire.ts';
 import type { Compositor } from './host.ts';
-import type { FromRuntime, SentLayer } from './protocol.ts';
+import type { FromRuntime } from './protocol.ts';
 
 /** The page's compositor as a worker reaches it: through messages, answered by `shown`. */
 export interface RemoteCompositor extends Compositor {
@@ -53,10 +53,8 @@ export function remoteCompositor(
       post({ type: 'show', surface, handoff, layers: sent });
       return new Promise<void>((resolve) => waiting.set(handoff, { surface, resolve }));
     },
-    standBy(surface, discs) {
-      // discs in, discs out: sendLayers keeps each layer's kind
-      const sent = sendLayers(discs, numberOf, timeOrigin) as Extract<SentLayer, { kind: 'disc' }>[];
-      post({ type: 'stand-by', surface, discs: sent });
+    standBy(surface, layers) {
+      post({ type: 'stand-by', surface, layers: sendLayers(layers, numberOf, timeOrigin) });
     },
     hide(surface) {
       forget(surface);

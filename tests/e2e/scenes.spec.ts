@@ -3,7 +3,8 @@ import { expect, test, type Page } from '@playwright/test';
 // The scene runtime on both of its paths: in a worker on an OffscreenCanvas (the default where the browser
 // can), and on the main thread (`?scenes=main`, for browsers whose workers cannot draw). On both, a spin is
 // handed to the page's compositor (one strip of card images a reel, under the canvas), so the runtime draws
-// no frame while the reels scroll (from the worker, through messages). The frame counter
+// no frame while the reels scroll (from the worker, through messages). The next play's strips wait under
+// the canvas before the tap (staged: painted, unseen), and the play takes them. The frame counter
 // and the landed items come from the runtime itself (window.__scenes); React commits are counted through
 // the hook React offers to developer tools, installed before the app loads.
 
@@ -19,6 +20,9 @@ interface Landed {
 }
 interface ApiResult {
   item: { id: string };
+}
+interface ApiCase {
+  case: { items: { item: { id: string } }[] };
 }
 
 declare global {
@@ -49,6 +53,9 @@ const countCommits = (page: Page) =>
     });
   });
 
+/** The strips a play shows (staged ones wait unseen, `data-staged="idle"`, for the next play). */
+const shownStrips = (page: Page) => page.locator('.scene-strip:not([data-staged="idle"])');
+
 const stats = (page: Page) => page.evaluate(() => window.__scenes!.stats() as Promise<Stats>);
 const commits = (page: Page) => page.evaluate(() => window.__commits ?? 0);
 
@@ -71,6 +78,32 @@ async function stoppedOver(page: Page, ms: number): Promise<boolean> {
   return !after.running && after.frames === before.frames;
 }
 
+/**
+ * What each shown strip has under its marker where its scroll ends, read from the page: the index (into the
+ * strip's images, the case's items in order) of the card whose place holds the marker at the last keyframe.
+ */
+function stripsLandOn(page: Page): Promise<(number | null)[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.scene-strip:not([data-staged="idle"])')].map((band) => {
+      const track = band.firstElementChild as HTMLElement;
+      const running = track.getAnimations().find((animation) => animation.playState === 'running');
+      const last = (running?.effect as KeyframeEffect | null)?.getKeyframes().at(-1)?.transform;
+      const scrolled = /translate3d\((-?[\d.]+)px/.exec(String(last ?? ''));
+      if (!scrolled) return null;
+      const marker = -Number(scrolled[1]) + band.clientWidth / 2;
+      for (const box of track.children as HTMLCollectionOf<HTMLElement>) {
+        const left = parseFloat(box.style.left);
+        const width = parseFloat(box.style.backgroundSize);
+        const places = box.style.backgroundPosition.split(',').map((at) => left + parseFloat(at));
+        const images = (box.dataset.images ?? '').split(',').map(Number);
+        const at = places.findIndex((x) => marker >= x && marker < x + width);
+        if (at >= 0) return images[at] ?? null;
+      }
+      return null;
+    }),
+  );
+}
+
 async function headerBalance(page: Page): Promise<number> {
   const balance = page.getByTestId('header-balance');
   await expect(balance).toHaveText(/^\d+\.\d{2}$/);
@@ -90,7 +123,9 @@ for (const mode of ['worker', 'main'] as const) {
       if (message.type() === 'error') errors.push(message.text());
     });
 
+    const caseAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/cases/starter');
     await page.goto(`/case/starter?scenes=${mode}`);
+    const caseItems = ((await (await caseAnswer).json()) as ApiCase).case.items.map((entry) => entry.item.id);
     expect(await page.evaluate(() => window.__scenes?.mode)).toBe(mode);
     const price = Number(await page.getByTestId('case-price').textContent());
     expect(await headerBalance(page)).toBeGreaterThanOrEqual(price * 3);
@@ -104,6 +139,10 @@ for (const mode of ['worker', 'main'] as const) {
     test.info().annotations.push({ type: 'renderer', description: `${mode}: ${idle.renderers.join(', ')}` });
 
     await page.getByTestId('count-x3').click();
+    // the next play's three strips wait staged under the canvas: painted, unseen, tagged here to be found
+    const staged = page.locator('.scene-strip[data-staged="idle"]');
+    await expect(staged).toHaveCount(3, { timeout: 30_000 });
+    await staged.evaluateAll((bands) => bands.forEach((band, i) => band.setAttribute('data-tagged', `${i}`)));
     const startedBefore = await page.evaluate(() => window.__scenes!.started);
     const answer = page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/cases/open-multiple' && r.request().method() === 'POST',
@@ -120,8 +159,18 @@ for (const mode of ['worker', 'main'] as const) {
       .toBeGreaterThan(startedBefore);
     // the page's compositor scrolls the reels (one strip of card images a reel, under the canvas), and the
     // runtime draws nothing until they land
-    const strips = page.locator('.scene-strip');
+    const strips = shownStrips(page);
     await expect(strips).toHaveCount(3);
+    // the play took the staged strips: no strip was built as it started
+    await expect(page.locator('.scene-strip')).toHaveCount(3);
+    expect(
+      await strips.evaluateAll((bands) => bands.map((band) => band.getAttribute('data-tagged'))),
+    ).toEqual(['0', '1', '2']);
+    // and shows the server's items where the scrolls end: each stop's card was changed to the winner's
+    const landsOn = await stripsLandOn(page);
+    expect(landsOn.map((index) => (index === null ? null : caseItems[index]))).toEqual(
+      results.map((result) => result.item.id),
+    );
     const scrolls = () =>
       page.evaluate(() =>
         document
@@ -202,7 +251,7 @@ for (const mode of ['worker', 'main'] as const)
     );
     await page.getByTestId('open-button').click();
     const { results } = (await (await answer).json()) as { results: ApiResult[] };
-    const strips = page.locator('.scene-strip');
+    const strips = shownStrips(page);
     await expect(strips).toHaveCount(3);
     // mid-spin, the webview grows (Telegram expanding the app): the runtime draws the rest of the spin itself
     await page.waitForTimeout(1_000);

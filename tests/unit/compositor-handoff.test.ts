@@ -128,8 +128,8 @@ describe('the worker’s compositor', () => {
     compositor.standBy(7, []);
     expect(posted.map((m) => m.type)).toEqual(['preload', 'stand-by', 'stand-by', 'stand-by']);
     const number = (posted[0] as Extract<FromRuntime, { type: 'preload' }>).image;
-    expect(posted[1]).toEqual({ type: 'stand-by', surface: 7, discs: [{ ...disc, image: number }] });
-    expect(posted[3]).toEqual({ type: 'stand-by', surface: 7, discs: [] });
+    expect(posted[1]).toEqual({ type: 'stand-by', surface: 7, layers: [{ ...disc, image: number }] });
+    expect(posted[3]).toEqual({ type: 'stand-by', surface: 7, layers: [] });
   });
 
   it('resolves a show when the page answers it, and never once a later show or hide replaced it', async () => {
@@ -160,7 +160,7 @@ describe('the page’s end of the compositor messages', () => {
     const sent: ToRuntime[] = [];
     const shown: CompositedLayer[][] = [];
     const released: Blob[] = [];
-    const standing: (readonly CompositedDisc[])[] = [];
+    const standing: (readonly CompositedLayer[])[] = [];
     let frames: (() => void)[] = [];
     const port = compositorPort({
       compositor: {
@@ -170,9 +170,9 @@ describe('the page’s end of the compositor messages', () => {
           shown.push(layers);
         },
         hide: (surface) => calls.push(`hide ${surface}`),
-        standBy: (surface, discs) => {
-          calls.push(`stand-by ${surface} ${discs.length}`);
-          standing.push(discs);
+        standBy: (surface, layers) => {
+          calls.push(`stand-by ${surface} ${layers.length}`);
+          standing.push(layers);
         },
         close: (surface) => calls.push(`close ${surface}`),
       },
@@ -201,7 +201,7 @@ describe('the page’s end of the compositor messages', () => {
   const standBy = (surface: number, image: number): FromRuntime => ({
     type: 'stand-by',
     surface,
-    discs: [{ kind: 'disc', x: 0, y: 0, width: 240, height: 240, image, keyframes: [] }],
+    layers: [{ kind: 'disc', x: 0, y: 0, width: 240, height: 240, image, keyframes: [] }],
   });
 
   it('stands discs by once decoded, and drops one still decoding when a newer one came', async () => {
@@ -218,7 +218,7 @@ describe('the page’s end of the compositor messages', () => {
     decode();
     await flush();
     expect(calls).toEqual(['preload', 'preload', 'stand-by 3 1', 'stand-by 5 1']);
-    expect(standing.map((discs) => discs[0]!.image)).toEqual([face, card]);
+    expect(standing.map((discs) => (discs[0] as CompositedDisc).image)).toEqual([face, card]);
   });
 
   it('shows the layers once decoded, on its own time line, and answers after the frame that has them', async () => {

@@ -76,6 +76,7 @@ const CaseHero = memo(function CaseHero({
   imageUrl,
   pieces,
   reels,
+  trackSeeds,
   count,
   showStage,
   hasItems,
@@ -84,6 +85,7 @@ const CaseHero = memo(function CaseHero({
   imageUrl: string;
   pieces: readonly RouletteItem[];
   reels: Atom<readonly RouletteReel[]>;
+  trackSeeds: Atom<readonly string[]>;
   count: number;
   showStage: boolean;
   hasItems: boolean;
@@ -98,7 +100,14 @@ const CaseHero = memo(function CaseHero({
         </div>
       )}
       {hasItems && (
-        <RouletteStage pieces={pieces} reels={reels} count={count} shown={showStage} onDone={onDone} />
+        <RouletteStage
+          pieces={pieces}
+          reels={reels}
+          trackSeeds={trackSeeds}
+          count={count}
+          shown={showStage}
+          onDone={onDone}
+        />
       )}
     </div>
   );
@@ -302,6 +311,7 @@ function CaseOpenScreen({ box }: { box: Case }) {
         imageUrl={box.imageUrl}
         pieces={pieces}
         reels={opening.reels}
+        trackSeeds={opening.trackSeeds}
         count={busy ? opening.state.count : count}
         showStage={showStage}
         hasItems={box.items.length > 0}

@@ -8,7 +8,7 @@ import {
   type RouletteReel,
   type RouletteScenePlan,
 } from '../../../scenes/roulette';
-import { SceneView, type SceneCue } from '../../lib/scene/SceneView';
+import { SceneView, useFollowingAtom, type SceneCue } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
 import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
@@ -21,6 +21,8 @@ interface RouletteStageProps {
   pieces: readonly RouletteItem[];
   /** Reels to play; empty while idle or while the opening request is out. Set outside React (the answer). */
   reels: Atom<readonly RouletteReel[]>;
+  /** Track seeds of the next play's reels (see CaseOpening.trackSeeds): staged while no reel plays. */
+  trackSeeds?: Atom<readonly string[]>;
   /** How many reels the stage makes room for. */
   count: number;
   /** The stage is on screen (a normal open is under way); hidden, it stays mounted and ready. */
@@ -35,7 +37,7 @@ interface RouletteStageProps {
  * runtime, Pixi and the case's cards are ready before the tap; the reels start as soon as the server has
  * answered (DESIGN rule 1: the server decides, then the reel plays its answer).
  */
-export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteStageProps) {
+export function RouletteStage({ pieces, reels, trackSeeds, count, shown, onDone }: RouletteStageProps) {
   const { t } = useTranslation();
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const reducedMotion = usePrefersReducedMotion();
@@ -43,17 +45,21 @@ export function RouletteStage({ pieces, reels, count, shown, onDone }: RouletteS
   const spinning = useAtomValue(reels).length > 0;
   const [failed, setFailed] = useState(false);
 
-  // the plan and its play follow the reels atom directly: the reels start when the answer sets it
+  // the plan and its play follow the reels atom directly: the reels start when the answer sets it; while
+  // none plays, the next play's strips are staged for as many reels as the stage makes room for (the seeds
+  // are read only then, so drawing the next ones as a play starts does not prepare it again)
+  const reelCount = useFollowingAtom(count);
   const cue = useMemo(
     () =>
       atom((get): SceneCue<RouletteScenePlan> => {
         const playing = get(reels);
+        const stage = playing.length === 0 && trackSeeds ? get(trackSeeds).slice(0, get(reelCount)) : [];
         return {
-          plan: { items: pieces, reels: playing, reducedMotion },
+          plan: { items: pieces, reels: playing, reducedMotion, ...(stage.length > 0 ? { stage } : {}) },
           play: playing.length > 0 ? playing.map((reel) => reel.seed).join('|') : null,
         };
       }),
-    [pieces, reels, reducedMotion],
+    [pieces, reels, trackSeeds, reelCount, reducedMotion],
   );
 
   // without a scene the result still shows, as soon as there is one

@@ -67,7 +67,7 @@ export function rouletteItems(items: readonly CaseItem[]): RouletteItem[] {
   return items.map((entry) => roulettePiece(entry.item, entry.weight));
 }
 
-/** The seed a reel lays its track out from: the opening's proof, so the same opening draws the same reel. */
+/** The seed a reel's landing inside the winner's card comes from: the opening's proof. */
 function reelSeed(result: OpenResult): string {
   return `${result.proof.serverSeedHash}:${result.proof.nonce}`;
 }
@@ -75,16 +75,19 @@ function reelSeed(result: OpenResult): string {
 /**
  * One reel per opened copy: the case's cards with the server's item as the winner. An item the case no
  * longer lists (the catalogue changed meanwhile) joins that reel's cards with weight 0: it shows only where
- * it lands.
+ * it lands. `trackSeeds` (one per reel) are the seeds the roulette staged the reels' tracks with.
  */
-export function buildReels(pieces: readonly RouletteItem[], results: readonly OpenResult[]): RouletteReel[] {
-  return results.map((result) => {
+export function buildReels(
+  pieces: readonly RouletteItem[],
+  results: readonly OpenResult[],
+  trackSeeds: readonly string[] = [],
+): RouletteReel[] {
+  return results.map((result, i) => {
     const index = pieces.findIndex((piece) => piece.id === result.item.id);
-    if (index >= 0) return { items: pieces, winnerIndex: index, seed: reelSeed(result) };
-    return {
-      items: [...pieces, roulettePiece(result.item, 0)],
-      winnerIndex: pieces.length,
-      seed: reelSeed(result),
-    };
+    // the track the roulette staged for this reel before the tap, when there is one
+    const trackSeed = trackSeeds[i];
+    const seeds = { seed: reelSeed(result), ...(trackSeed ? { trackSeed } : {}) };
+    if (index >= 0) return { items: pieces, winnerIndex: index, ...seeds };
+    return { items: [...pieces, roulettePiece(result.item, 0)], winnerIndex: pieces.length, ...seeds };
   });
 }

@@ -48,6 +48,18 @@ const KEEP_FADE_MS = 300;
 /** A short pause between the reels landing and the win screen, so the landing can be seen, ms. */
 const WIN_PAUSE_MS = 450;
 
+/** Most reels an opening plays (x3). */
+const MAX_REELS = 3;
+
+/** Track seeds for the next opening's reels: random, chosen before its tap (see RouletteScenePlan.stage). */
+function freshTrackSeeds(): string[] {
+  const words = crypto.getRandomValues(new Uint32Array(MAX_REELS * 2));
+  return Array.from(
+    { length: MAX_REELS },
+    (_, i) => `${words[2 * i]!.toString(36)}.${words[2 * i + 1]!.toString(36)}`,
+  );
+}
+
 /** Runs `task` in a task of its own once two frames have been drawn (the reels' first ones). */
 function afterFirstFrames(task: () => void): void {
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(task, 0)));
@@ -68,6 +80,12 @@ export interface CaseOpening {
    * answers, so the roulette starts from the answer without waiting for the screen to render.
    */
   reels: Atom<readonly RouletteReel[]>;
+  /**
+   * The track seeds of the next normal open's reels (one per possible reel, top to bottom): the roulette
+   * lays their strips out and stages them while it waits for the tap; the answer's reels take them, and a
+   * new set is drawn for the opening after.
+   */
+  trackSeeds: Atom<readonly string[]>;
   /**
    * Pays for `count` copies and plays the roulette (one request: POST /cases/open-multiple); `after`, the
    * win an Open again follows, makes it an intent of its own.
@@ -91,6 +109,7 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const [state, setState] = useState<OpeningState>(IDLE);
   const store = useStore();
   const [reels] = useState(() => atom<readonly RouletteReel[]>([]));
+  const [trackSeeds] = useState(() => atom<readonly string[]>(freshTrackSeeds()));
   // a second tap while a request is out must not pay twice
   const busy = useRef(false);
   // the win screen is up: its Open again may start the next opening (once)
@@ -187,7 +206,9 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
           // paid and won: kept until the win screen shows, so leaving or reloading mid-spin loses nothing
           keepUnseen('case', caseId, answer.results);
           // the reels first: the roulette starts from here, the screen's render follows
-          store.set(reels, buildReels(pieces, answer.results));
+          store.set(reels, buildReels(pieces, answer.results, store.get(trackSeeds)));
+          // the next opening's (read by the roulette only once no reel plays)
+          store.set(trackSeeds, freshTrackSeeds());
           // the page has its gesture now, so the audio context may start: once the reels move (making
           // one is a long task on a slow phone, which must not stand between the answer and the motion)
           afterFirstFrames(preloadSounds);
@@ -204,7 +225,7 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
         }
       })();
     },
-    [caseId, fail, reset, releaseDrops, store, reels],
+    [caseId, fail, reset, releaseDrops, store, reels, trackSeeds],
   );
 
   const quickOpen = useCallback(
@@ -289,5 +310,5 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
   const spinning = state.phase === 'spinning';
   useEffect(() => (spinning ? lockVerticalSwipes() : undefined), [spinning]);
 
-  return { state, reels, open, quickOpen, spinDone, keep, again };
+  return { state, reels, trackSeeds, open, quickOpen, spinDone, keep, again };
 }

@@ -1,6 +1,5 @@
 import {
   receivedLayers,
-  type CompositedDisc,
   type CompositedLayer,
   type FromRuntime,
   type ToRuntime,
@@ -13,7 +12,7 @@ export interface CompositorPortOptions {
     preload(image: Blob): void;
     show(surface: number, layers: CompositedLayer[]): void;
     hide(surface: number): void;
-    standBy(surface: number, discs: readonly CompositedDisc[]): void;
+    standBy(surface: number, layers: readonly CompositedLayer[]): void;
     /** The surface's canvas is going: its layers, shown or staged, go now. */
     close(surface: number): void;
   };
@@ -58,7 +57,7 @@ function surfaceTurns(): (surface: number) => () => boolean {
  *    the same pose over them;
  *  - `hide`: the worker sends it right after drawing them again on its canvas; they are removed two page
  *    frames later, once that canvas frame is on screen;
- *  - `stand-by`: the discs wait under the canvas, unseen, once their images are decoded (a later stand-by of the
+ *  - `stand-by`: the discs and strips wait under the canvas, unseen, once their images are decoded (a later stand-by of the
  *    surface drops an earlier one still decoding).
  * Each surface's show and hide count: an older one still waiting does nothing once a newer one came.
  */
@@ -97,14 +96,9 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
         case 'stand-by': {
           const { surface } = message;
           const current = nextStandBy(surface);
-          // discs in, discs out: receivedLayers keeps each layer's kind
-          const discs = receivedLayers(
-            message.discs,
-            (n) => images.get(n),
-            options.timeOrigin,
-          ) as CompositedDisc[];
-          void options.decoded(discs).then(() => {
-            if (current()) compositor.standBy(surface, discs);
+          const layers = receivedLayers(message.layers, (n) => images.get(n), options.timeOrigin);
+          void options.decoded(layers).then(() => {
+            if (current()) compositor.standBy(surface, layers);
           });
           return true;
         }
@@ -133,7 +127,7 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
 /** What the page's own-thread compositor drives: the compositor of compositor.ts and the page's frames. */
 export interface OwnThreadCompositorOptions {
   compositor: CompositorPortOptions['compositor'] & {
-    /** Whether every one of these layers is a disc staged under the surface's canvas (decoded, painted). */
+    /** Whether every one of these layers is a disc or strip staged under the surface's canvas (decoded, painted). */
     showsStaged(surface: number, layers: readonly CompositedLayer[]): boolean;
   };
   decoded: CompositorPortOptions['decoded'];
@@ -159,10 +153,10 @@ export function ownThreadCompositor(options: OwnThreadCompositorOptions): Compos
 
   return {
     preload: (image) => compositor.preload(image),
-    standBy(surface, discs) {
+    standBy(surface, layers) {
       const current = nextStandBy(surface);
-      void options.decoded(discs).then(() => {
-        if (current()) compositor.standBy(surface, discs);
+      void options.decoded(layers).then(() => {
+        if (current()) compositor.standBy(surface, layers);
       });
     },
     showsAtOnce: (surface, layers) => compositor.showsStaged(surface, layers),

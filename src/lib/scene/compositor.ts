@@ -103,8 +103,46 @@ function animateAlong<K extends { t: number }>(
   return animation;
 }
 
-/** One strip: a clipped band, a track of images positioned once, and the animation that scrolls it. */
-function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation: Animation | null } {
+/** A strip's elements: the clipped band, the track that scrolls in it, and the track's boxes of cards. */
+interface StripElements {
+  band: HTMLDivElement;
+  track: HTMLDivElement;
+  /** Box k holds the strip's cards k × CARDS_A_BOX to (k + 1) × CARDS_A_BOX − 1. */
+  boxes: HTMLDivElement[];
+}
+
+/**
+ * Shows a run of the strip's cards on a box: each card a background layer of its image at its place, and
+ * the images' indices (into the strip's images) in `data-images`, in the same order, to read what it shows.
+ */
+function fillBox(box: HTMLDivElement, strip: CompositedStrip, cards: CompositedStrip['cards']): void {
+  box.style.cssText = boxStyle(strip, cards);
+  box.dataset.images = cards.flatMap((card) => (strip.images[card.image] ? [card.image] : [])).join(',');
+}
+
+/**
+ * A box's style: its cards (a run of the strip's) as background layers, each card's image at its place.
+ * Object URLs (blob:origin/uuid) hold no quote or bracket: each goes in a url() as it is.
+ */
+function boxStyle(strip: CompositedStrip, cards: CompositedStrip['cards']): string {
+  const left = cards[0]!.x;
+  const boxHeight = px(strip.cardHeight);
+  const shown = cards.flatMap((card) => {
+    const blob = strip.images[card.image];
+    return blob ? [{ url: imageOf(blob).url, x: card.x }] : [];
+  });
+  return (
+    `position:absolute;left:${px(left)};top:0;width:${px(cards.at(-1)!.x + strip.cardWidth - left)};` +
+    `height:${boxHeight};background-repeat:no-repeat;background-size:${px(strip.cardWidth)} ${boxHeight};` +
+    (shown.length > 0
+      ? `background-image:${shown.map((card) => `url("${card.url}")`).join(',')};` +
+        `background-position:${shown.map((card) => `${px(card.x - left)} 0`).join(',')}`
+      : 'background-image:none')
+  );
+}
+
+/** Builds a strip's elements, its track at rest at scroll `restX`. */
+function stripElements(strip: CompositedStrip, restX: number): StripElements {
   // every element's style is one declaration block, parsed once, not a setter call and a parse per property:
   // nine setters for each of a x3 reel's ~150 boxes were most of the page's script as the spin starts
   const band = document.createElement('div');
@@ -116,38 +154,56 @@ function stripElement(strip: CompositedStrip): { band: HTMLDivElement; animation
   const end = strip.cards.reduce((right, card) => Math.max(right, card.x + strip.cardWidth), 0);
   track.style.cssText =
     `position:absolute;left:0;top:${px(strip.cardY)};width:${px(end)};height:${px(strip.cardHeight)};` +
-    'will-change:transform';
+    `will-change:transform;transform:${scrollTo(restX)}`;
   // cards go in boxes of a few, each card a background layer of its box: few elements to style and lay
   // out as the spin starts, no load event a card (as an <img> would fire), and each box one display item
   // small enough that the compositor rasterizes only the cards near a tile
-  const shown = strip.cards.flatMap((card) => {
-    const blob = strip.images[card.image];
-    return blob ? [{ url: imageOf(blob).url, x: card.x }] : [];
-  });
-  const boxHeight = px(strip.cardHeight);
-  const cardSize = `${px(strip.cardWidth)} ${boxHeight}`;
-  for (let from = 0; from < shown.length; from += CARDS_A_BOX) {
-    const cards = shown.slice(from, from + CARDS_A_BOX);
-    const left = cards[0]!.x;
+  const boxes: HTMLDivElement[] = [];
+  for (let from = 0; from < strip.cards.length; from += CARDS_A_BOX) {
     const box = document.createElement('div');
-    // object URLs (blob:origin/uuid) hold no quote or bracket: each goes in a url() as it is
-    box.style.cssText =
-      `position:absolute;left:${px(left)};top:0;width:${px(cards.at(-1)!.x + strip.cardWidth - left)};` +
-      `height:${boxHeight};background-repeat:no-repeat;background-size:${cardSize};` +
-      `background-image:${cards.map((card) => `url("${card.url}")`).join(',')};` +
-      `background-position:${cards.map((card) => `${px(card.x - left)} 0`).join(',')}`;
-    track.append(box);
+    fillBox(box, strip, strip.cards.slice(from, from + CARDS_A_BOX));
+    boxes.push(box);
   }
+  track.append(...boxes);
   band.append(track);
+  return { band, track, boxes };
+}
 
-  const animation = animateAlong(
-    track,
-    strip.keyframes,
-    (k) => k.x,
-    (x) => `translate3d(${px(-x)}, 0, 0)`,
-    strip.easing,
+/** A translate3d() transform for a strip's track at scroll x. */
+const scrollTo = (x: number) => `translate3d(${px(-x)}, 0, 0)`;
+
+/** A strip's scroll on its track. */
+function scroll(track: HTMLElement, strip: CompositedStrip): Animation | null {
+  return animateAlong(track, strip.keyframes, (k) => k.x, scrollTo, strip.easing);
+}
+
+/**
+ * Whether a play's strip can take a staged one: the same band, card size and images, and cards at the same
+ * places (what each card shows may differ: those boxes are restyled, see restage()).
+ */
+function sameBand(a: CompositedStrip, b: CompositedStrip): boolean {
+  return (
+    a.x === b.x &&
+    a.y === b.y &&
+    a.width === b.width &&
+    a.height === b.height &&
+    a.cardWidth === b.cardWidth &&
+    a.cardHeight === b.cardHeight &&
+    a.cardY === b.cardY &&
+    a.images.length === b.images.length &&
+    a.images.every((image, i) => image === b.images[i]) &&
+    a.cards.length === b.cards.length &&
+    a.cards.every((card, i) => card.x === b.cards[i]!.x)
   );
-  return { band, animation };
+}
+
+/** Shows a play's cards on a staged strip of the same band: only the boxes whose cards differ are restyled. */
+function restage(staged: CompositedStrip, boxes: readonly HTMLDivElement[], play: CompositedStrip): void {
+  boxes.forEach((box, k) => {
+    const from = k * CARDS_A_BOX;
+    const cards = play.cards.slice(from, from + CARDS_A_BOX);
+    if (cards.some((card, i) => card.image !== staged.cards[from + i]!.image)) fillBox(box, play, cards);
+  });
 }
 
 /** One disc: the face image filling its box, turned about the box's centre (by a play's animation). */
@@ -184,9 +240,11 @@ function turn(face: HTMLElement, disc: CompositedDisc): Animation | null {
  * that turn will have (parsed now, while the wheel is at rest), paused, that a play's hand-off only gives
  * its two angles, length and start. Null where the browser has no linear() easings or there is no easing.
  */
-function readyTurn(face: HTMLElement, easing: string | undefined): Ready | null {
+function readyTurn(element: HTMLElement, layer: CompositedLayer): Ready | null {
+  const { easing } = layer;
   if (!linearEasingSupported || !easing) return null;
-  const animation = face.animate([{ transform: rotate(0) }, { transform: rotate(0) }], {
+  const rest = 'kind' in layer ? rotate(0) : scrollTo(layer.keyframes[0]?.x ?? 0);
+  const animation = element.animate([{ transform: rest }, { transform: rest }], {
     duration: 1,
     fill: 'both',
     easing,
@@ -195,16 +253,17 @@ function readyTurn(face: HTMLElement, easing: string | undefined): Ready | null 
   return { animation, easing };
 }
 
-/** Starts a ready turn on a play's disc (whose easing is the one it was made with). */
-function startTurn(ready: Ready, disc: CompositedDisc): Animation | null {
-  const first = disc.keyframes[0];
-  const last = disc.keyframes.at(-1);
+/** Starts a ready motion on a play's disc or strip (whose easing is the one it was made with). */
+function startReady(ready: Ready, layer: CompositedLayer): Animation | null {
+  const first = layer.keyframes[0];
+  const last = layer.keyframes.at(-1);
   const effect = ready.animation.effect;
   if (!first || !last || !(effect instanceof KeyframeEffect)) {
     ready.animation.cancel();
     return null;
   }
-  effect.setKeyframes([{ transform: rotate(first.angle) }, { transform: rotate(last.angle) }]);
+  const at = (k: (typeof layer.keyframes)[number]) => ('angle' in k ? rotate(k.angle) : scrollTo(k.x));
+  effect.setKeyframes([{ transform: at(first) }, { transform: at(last) }]);
   effect.updateTiming({ duration: Math.max(last.t - first.t, 1) });
   // a paused animation given a start time runs from it
   ready.animation.startTime = first.t;
@@ -216,14 +275,27 @@ function sameFace(a: CompositedDisc, b: CompositedDisc): boolean {
   return a.image === b.image && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
+/** Whether a play's layer can take a staged one (see sameFace and sameBand). */
+function takes(staged: CompositedLayer, play: CompositedLayer): boolean {
+  if ('kind' in staged) return 'kind' in play && sameFace(staged, play);
+  return !('kind' in play) && sameBand(staged, play);
+}
+
 /**
- * A staged disc: on the page under the canvas, painted on its own layer, unseen (opacity 0, which the
- * compositor changes without a repaint) until a play turns it. `data-staged` says which: `idle` or `shown`.
+ * A staged disc or strip: on the page under the canvas, painted on its own layer, unseen (opacity 0, which
+ * the compositor changes without a repaint) until a play moves it. `data-staged` says which: `idle` or
+ * `shown`.
  */
 interface Staged {
-  disc: CompositedDisc;
+  /** What it shows (a strip: the cards of the last play that took it, or those it was staged with). */
+  layer: CompositedLayer;
+  /** The disc's face, or the strip's band. */
   element: HTMLDivElement;
-  /** Its next turn, made ready (see readyTurn); a play takes it. */
+  /** What a play moves: the face, or the strip's track. */
+  moving: HTMLElement;
+  /** A strip's boxes of cards. */
+  boxes: HTMLDivElement[];
+  /** Its next motion, made ready (see readyTurn); a play takes it. */
   ready: Ready | null;
   /** A later stage replaced it while a play turned it: it goes when that play's layers do. */
   dropped: boolean;
@@ -301,7 +373,7 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
     setTimeout(() => {
       const gone = !entry.root.isConnected || !entry.staged.includes(staged);
       if (gone || staged.ready || entry.turning.includes(staged)) return;
-      staged.ready = readyTurn(staged.element, staged.disc.easing);
+      staged.ready = readyTurn(staged.moving, staged.layer);
     }, READY_AGAIN_MS);
   }
 
@@ -338,8 +410,7 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
       // a play's own discs are freed by its show (hide first), so every staged disc may be matched again
       const free = [...entry.staged];
       return layers.every((layer) => {
-        if (!('kind' in layer)) return false;
-        const at = free.findIndex((s) => sameFace(s.disc, layer));
+        const at = free.findIndex((s) => takes(s.layer, layer));
         if (at < 0) return false;
         free.splice(at, 1);
         return true;
@@ -350,32 +421,40 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
       const entry = layersOf(surface);
       if (!entry) return;
       for (const layer of layers) {
-        if ('kind' in layer) {
-          const staged = entry.staged.find((s) => !entry.turning.includes(s) && sameFace(s.disc, layer));
-          const element = staged?.element ?? discElement(layer);
-          const ready = staged?.ready ?? null;
-          if (staged) {
-            staged.ready = null;
-            setStagedShown(staged, true);
-            entry.turning.push(staged);
-          } else {
-            entry.root.append(element);
-            entry.built.push(element);
+        const staged = entry.staged.find((s) => !entry.turning.includes(s) && takes(s.layer, layer));
+        let animation: Animation | null;
+        if (staged) {
+          const ready = staged.ready;
+          staged.ready = null;
+          if (!('kind' in layer) && !('kind' in staged.layer)) {
+            restage(staged.layer, staged.boxes, layer);
+            staged.layer = { ...staged.layer, cards: layer.cards };
           }
+          setStagedShown(staged, true);
+          entry.turning.push(staged);
           if (ready && ready.easing !== layer.easing) ready.animation.cancel();
-          const animation =
-            ready && ready.easing === layer.easing ? startTurn(ready, layer) : turn(element, layer);
-          if (animation) entry.animations.push(animation);
+          animation =
+            ready && ready.easing === layer.easing
+              ? startReady(ready, layer)
+              : 'kind' in layer
+                ? turn(staged.moving, layer)
+                : scroll(staged.moving, layer);
+        } else if ('kind' in layer) {
+          const element = discElement(layer);
+          entry.root.append(element);
+          entry.built.push(element);
+          animation = turn(element, layer);
         } else {
-          const { band, animation } = stripElement(layer);
+          const { band, track } = stripElements(layer, layer.keyframes[0]?.x ?? 0);
           entry.root.append(band);
           entry.built.push(band);
-          if (animation) entry.animations.push(animation);
+          animation = scroll(track, layer);
         }
+        if (animation) entry.animations.push(animation);
       }
     },
-    standBy(surface, discs) {
-      const entry = discs.length > 0 ? layersOf(surface) : (surfaces.get(surface) ?? null);
+    standBy(surface, layers) {
+      const entry = layers.length > 0 ? layersOf(surface) : (surfaces.get(surface) ?? null);
       if (!entry) return;
       const kept: Staged[] = [];
       for (const old of entry.staged) {
@@ -386,14 +465,22 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
           old.element.remove();
         }
       }
-      for (const disc of discs) {
-        const element = discElement(disc);
-        // its own layer, painted while unseen, so showing it is an opacity change for the compositor
-        element.style.willChange = 'transform, opacity';
-        const staged: Staged = { disc, element, ready: null, dropped: false };
+      for (const layer of layers) {
+        let staged: Staged;
+        if ('kind' in layer) {
+          const element = discElement(layer);
+          // its own layer, painted while unseen, so showing it is an opacity change for the compositor
+          element.style.willChange = 'transform, opacity';
+          staged = { layer, element, moving: element, boxes: [], ready: null, dropped: false };
+        } else {
+          const { band, track, boxes } = stripElements(layer, layer.keyframes[0]?.x ?? 0);
+          // the band on a layer of its own, so showing it is an opacity change (its track has one already)
+          band.style.willChange = 'opacity';
+          staged = { layer, element: band, moving: track, boxes, ready: null, dropped: false };
+        }
         setStagedShown(staged, false);
-        entry.root.append(element);
-        staged.ready = readyTurn(element, disc.easing);
+        entry.root.append(staged.element);
+        staged.ready = readyTurn(staged.moving, layer);
         kept.push(staged);
       }
       entry.staged = kept;
