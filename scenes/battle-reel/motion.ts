@@ -126,7 +126,8 @@ export interface BattleStrip {
 }
 
 /**
- * The tiles a reel `widthPx` wide shows from the spin's start to its end (slot k's tile drawn `tileGap / 2`
+ * The tiles a reel `widthPx` wide shows from the spin's start to its end, or to the end of the farthest
+ * landing from the same start (the same tiles for every winner; slot k's tile drawn `tileGap / 2`
  * into its slot and `pitch - tileGap` wide, as the scene draws it; x may be negative at the start) and its
  * scroll sampled from motion() for a linear-keyframed animation: each step as long as the curve allows,
  * within a quarter pixel of the curve, the first keyframe at 0 and the last at the spin's end.
@@ -135,9 +136,13 @@ export function battleStrip(reel: BattleReelMotion, widthPx: number, tileGap: nu
   const { pitch } = reel;
   const inset = tileGap / 2;
   // the scroll stays between these (the ease never overshoots): a tile shows while it overlaps
-  // [low, high + widthPx)
+  // [low, high + widthPx). The band reaches the farthest landing from this start (count − 1 slots past
+  // the nearest), whatever this spin's winner: a strip staged before the round's answer holds its tiles
+  const startSlot = Math.round((reel.startX - reel.centring) / pitch);
+  const past = pitch > 0 ? wrapIndex(reel.stopSlot - startSlot, reel.count) : 0;
+  const farthestX = reel.finalX + (reel.count - 1 - past) * pitch;
   const low = Math.min(reel.startX, reel.finalX);
-  const high = Math.max(reel.startX, reel.finalX) + widthPx;
+  const high = Math.max(reel.startX, farthestX) + widthPx;
   const tiles: BattleStrip['tiles'] = [];
   // (a pitch tuned down to nothing has no slots to list)
   if (pitch > 0) {

@@ -73,8 +73,11 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     context.invalidate();
   }
 
-  /** The spin as a composited strip: the tiles it passes, drawn where draw() puts them, and its scroll. */
-  function strip(state: Spin): CompositedStrip {
+  /**
+   * The spin as a composited strip: the tiles it passes (those of any winner from its start, see
+   * battleStrip), drawn where draw() puts them, and its scroll.
+   */
+  function strip(state: Pick<Spin, 'startAt' | 'reel'>): CompositedStrip {
     const { width, height } = context.size;
     const look = tileLook(config);
     const { tiles, keyframes, easing } = battleStrip(state.reel, width, config.tileGap);
@@ -141,6 +144,10 @@ export function battleReelScene(context: SceneContext): Scene<BattleReelScenePla
     // sample the spin's ease into keyframes for each landing it may have (one or two distance bands)
     if (plan.winnerIndex === null) {
       for (let winner = 0; winner < plan.images.length; winner++) crossingSchedule(motionOf(rest, winner));
+      // the next spin's strip, from where the reel rests, waits painted on the page: its tiles are every
+      // winner's (see battleStrip), so the spin only starts its scroll
+      const staged = context.composites && plan.images.length > 0 && images.length === textures.length;
+      context.standBy(staged ? [strip({ startAt: 0, reel: motionOf(rest, 0) })] : []);
       void warm();
     }
   }

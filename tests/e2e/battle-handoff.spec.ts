@@ -114,6 +114,9 @@ async function serverLandings(page: Page, id: string, round: number): Promise<nu
 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 
+/** The strips a spin shows (a staged one waits unseen, `data-staged="idle"`, for the next spin). */
+const SHOWN_STRIPS = '.scene-strip:not([data-staged="idle"])';
+
 /** Every seat's drops: how many the room shows. */
 const dropsShown = (page: Page) =>
   Promise.all([0, 1, 2].map((seat) => page.getByTestId(`battle-drops-${seat}`).locator('li').count()));
@@ -125,8 +128,12 @@ for (const mode of ['worker', 'main'] as const) {
     test.setTimeout(180_000);
     await inBattleRoom(browser, ['starter', 'flowers'], mode, async (page, id) => {
       const room = page.getByTestId('battle-room');
-      const strips = page.locator('.scene-strip');
+      const strips = page.locator(SHOWN_STRIPS);
       await expect(strips).toHaveCount(0);
+      // each seat's first spin waits staged under its canvas (painted, unseen), tagged here to be found
+      const staged = page.locator('.battle__reel .scene-strip[data-staged="idle"]');
+      await expect(staged).toHaveCount(3, { timeout: 30_000 });
+      await staged.evaluateAll((bands) => bands.forEach((band, i) => band.setAttribute('data-tagged', `${i}`)));
       // the bots' answer holds the started battle with its first round: the socket's events for that
       // change (started, round 1) read nothing more, so nothing re-renders the room as its reels begin
       const reads: string[] = [];
@@ -142,7 +149,14 @@ for (const mode of ['worker', 'main'] as const) {
         await expect(room).toHaveAttribute('data-round', String(round), { timeout: 30_000 });
         // every seat's reel is on the compositor, one strip each, scrolling...
         await expect(strips).toHaveCount(3, { timeout: 10_000 });
-        await expect(page.locator('.battle__reel .scene-strip')).toHaveCount(3);
+        await expect(page.locator(`.battle__reel ${SHOWN_STRIPS}`)).toHaveCount(3);
+        // the first round's spins took the staged strips: none was built as the reels started
+        if (round === 1)
+          expect(await strips.evaluateAll((bands) => bands.map((band) => band.dataset.tagged))).toEqual([
+            '0',
+            '1',
+            '2',
+          ]);
         // ...and the round's drops stay hidden while they spin (no spoiler before every reel has landed)
         expect(await dropsShown(page)).toEqual([round - 1, round - 1, round - 1]);
         // the one frame that redraws the canvases without the tiles (from a worker, once the page shows them)
@@ -190,7 +204,7 @@ for (const mode of ['worker', 'main'] as const) {
   }) => {
     test.setTimeout(180_000);
     await inBattleRoom(browser, ['starter'], mode, async (page, id) => {
-      const strips = page.locator('.scene-strip');
+      const strips = page.locator(SHOWN_STRIPS);
       const before = await settledCount(page);
       await page.getByTestId('battle-bots').click();
       await expect(strips).toHaveCount(3, { timeout: 30_000 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { battleMotion, motion, type BattleCase } from '../../scenes/battle-reel/index.ts';
+import type { BattleReelPlan } from '../../scenes/battle-reel/plan.ts';
 import { battleStrip, wrapIndex, type BattleReelMotion } from '../../scenes/battle-reel/motion.ts';
 import { KEYFRAME_MAX_MS, KEYFRAME_MIN_MS } from '../../scenes/shared/keyframes.ts';
 import { seededRandom } from '../../scenes/shared/random.ts';
@@ -35,14 +36,14 @@ function visibleSlots(reel: BattleReelMotion, x: number, widthPx: number, tileGa
  * Many spins as the battle room plays them and as the debug switcher tunes them: widths, strip lengths,
  * starts, winners, eases, loops, lengths, reduced motion.
  */
-function spins(): { reel: BattleReelMotion; widthPx: number; tileGap: number }[] {
+function spins(): { reel: BattleReelMotion; widthPx: number; tileGap: number; plan: BattleReelPlan }[] {
   const random = seededRandom('battle-strip');
   const eases = ['power3.out', 'power4.out', 'cubic-bezier(0.2, 0.8, 0.2, 1)', 'none', 'expo.out'];
   return Array.from({ length: 40 }, (_, n) => {
     const count = 1 + Math.floor(random() * 12);
     const widthPx = 150 + Math.floor(random() * 500) + (n % 3) * 0.5;
     const tileGap = Math.floor(random() * 12);
-    const reel = battleMotion({
+    const plan: BattleReelPlan = {
       images: cases(count),
       winnerIndex: Math.floor(random() * count),
       startIndex: Math.floor(random() * count),
@@ -54,10 +55,14 @@ function spins(): { reel: BattleReelMotion; widthPx: number; tileGap: number }[]
         itemWidth: 60 + Math.floor(random() * 60),
         durationMs: 1500 + Math.floor(random() * 3000),
       },
-    });
-    return { reel, widthPx, tileGap };
+    };
+    return { reel: battleMotion(plan), widthPx, tileGap, plan };
   });
 }
+
+/** The spin of every winner from the plan's start. */
+const winners = (plan: BattleReelPlan) =>
+  plan.images.map((_, winnerIndex) => battleMotion({ ...plan, winnerIndex }));
 
 describe('battleStrip (a battle spin handed to the page compositor)', () => {
   it('keyframes the scroll within a quarter pixel of motion(), from 0 to exactly the end', () => {
@@ -101,7 +106,7 @@ describe('battleStrip (a battle spin handed to the page compositor)', () => {
   });
 
   it('holds every slot on screen at any time of the spin, each with its wrapped image and drawn edge', () => {
-    for (const { reel, widthPx, tileGap } of spins()) {
+    for (const { reel, widthPx, tileGap, plan } of spins()) {
       const { tiles } = battleStrip(reel, widthPx, tileGap);
       // consecutive slots, each tile where draw() puts it, its image the slot's case
       tiles.forEach((tile, i) => {
@@ -118,9 +123,20 @@ describe('battleStrip (a battle spin handed to the page compositor)', () => {
           if (!held.has(slot)) missing.push(`slot ${slot} at ${t} ms`);
       }
       expect(missing).toEqual([]);
-      // no tile that never shows: the first is on screen at the start, the last at the end
+      // no tile that never shows from this start: the first is on screen at the start, the last at the end of
+      // the farthest landing (the winner count − 1 slots past the nearest)
+      const farthestX = Math.max(...winners(plan).map((other) => other.finalX));
       expect(visibleSlots(reel, reel.startX, widthPx, tileGap)).toContain(tiles[0]!.slot);
-      expect(visibleSlots(reel, reel.finalX, widthPx, tileGap)).toContain(tiles.at(-1)!.slot);
+      expect(visibleSlots(reel, farthestX, widthPx, tileGap)).toContain(tiles.at(-1)!.slot);
+    }
+  });
+
+  it('holds the same tiles for every winner from one start, so a strip staged before the answer fits', () => {
+    for (const { widthPx, tileGap, plan } of spins()) {
+      const tileSets = new Set(
+        winners(plan).map((reel) => JSON.stringify(battleStrip(reel, widthPx, tileGap).tiles)),
+      );
+      expect(tileSets.size).toBe(1);
     }
   });
 
@@ -140,18 +156,23 @@ describe('battleStrip (a battle spin handed to the page compositor)', () => {
     expect(tiles.at(-1)!.x).toBeGreaterThanOrEqual(reel.finalX + 390 - 90);
   });
 
-  it('a spin that does not move has one keyframe and the tiles of its one pose', () => {
-    const reel = battleMotion({
+  it('a spin that does not move has one keyframe, and the tiles of its pose on to the farthest landing', () => {
+    const plan: BattleReelPlan = {
       images: cases(5),
       winnerIndex: 2,
       startIndex: 2,
       widthPx: 300,
       reducedMotion: true,
       config: { reducedMotionLoops: 0 },
-    });
+    };
+    const reel = battleMotion(plan);
     expect(reel.finalX).toBe(reel.startX);
     const { tiles, keyframes } = battleStrip(reel, 300, 8);
     expect(keyframes.every((k) => k.x === reel.finalX)).toBe(true);
-    expect(tiles.map((tile) => tile.slot)).toEqual(visibleSlots(reel, reel.startX, 300, 8));
+    const shown = tiles.map((tile) => tile.slot);
+    const atRest = visibleSlots(reel, reel.startX, 300, 8);
+    expect(shown.slice(0, atRest.length)).toEqual(atRest);
+    const farthestX = Math.max(...winners(plan).map((other) => other.finalX));
+    expect(shown.at(-1)).toBe(visibleSlots(reel, farthestX, 300, 8).at(-1));
   });
 });
