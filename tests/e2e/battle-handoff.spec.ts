@@ -133,7 +133,9 @@ for (const mode of ['worker', 'main'] as const) {
       // each seat's first spin waits staged under its canvas (painted, unseen), tagged here to be found
       const staged = page.locator('.battle__reel .scene-strip[data-staged="idle"]');
       await expect(staged).toHaveCount(3, { timeout: 30_000 });
-      await staged.evaluateAll((bands) => bands.forEach((band, i) => band.setAttribute('data-tagged', `${i}`)));
+      await staged.evaluateAll((bands) =>
+        bands.forEach((band, i) => band.setAttribute('data-tagged', `${i}`)),
+      );
       // the bots' answer holds the started battle with its first round: the socket's events for that
       // change (started, round 1) read nothing more, so nothing re-renders the room as its reels begin
       const reads: string[] = [];
