@@ -101,9 +101,10 @@ export interface ReelStrip {
 
 /**
  * The cards a reel `widthPx` wide passes from its start to its end (every card of `trackLength` that is
- * ever on screen, the same for every landing inside the winner's card) and its scroll sampled from motion() for a linear-keyframed animation: each step as long
- * as the curve allows (halved until the straight piece stays within a quarter pixel, never below a 240 Hz
- * frame), so the fast start gets many keyframes and the slow end few.
+ * ever on screen, the same for every landing inside the winner's card) and its scroll sampled from motion()
+ * for a linear-keyframed animation: each step as long as the curve allows (halved until the straight piece
+ * stays within a quarter pixel, never below a 240 Hz frame), so the fast start gets many keyframes and the
+ * slow end few.
  */
 export function reelStrip(reel: ReelMotion, trackLength: number, widthPx: number): ReelStrip {
   // the band of every landing of this config and width (the landing offset moves both ends by less than a

@@ -57,8 +57,8 @@ function surfaceTurns(): (surface: number) => () => boolean {
  *    the same pose over them;
  *  - `hide`: the worker sends it right after drawing them again on its canvas; they are removed two page
  *    frames later, once that canvas frame is on screen;
- *  - `stand-by`: the discs and strips wait under the canvas, unseen, once their images are decoded (a later stand-by of the
- *    surface drops an earlier one still decoding).
+ *  - `stand-by`: the discs and strips wait under the canvas, unseen, once their images are decoded (a later
+ *    stand-by of the surface drops an earlier one still decoding).
  * Each surface's show and hide count: an older one still waiting does nothing once a newer one came.
  */
 export function compositorPort(options: CompositorPortOptions): CompositorPort {
@@ -127,7 +127,10 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
 /** What the page's own-thread compositor drives: the compositor of compositor.ts and the page's frames. */
 export interface OwnThreadCompositorOptions {
   compositor: CompositorPortOptions['compositor'] & {
-    /** Whether every one of these layers is a disc or strip staged under the surface's canvas (decoded, painted). */
+    /**
+     * Whether every one of these layers is a disc or strip staged under the surface's canvas (decoded,
+     * painted).
+     */
     showsStaged(surface: number, layers: readonly CompositedLayer[]): boolean;
   };
   decoded: CompositorPortOptions['decoded'];
