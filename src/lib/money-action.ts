@@ -47,6 +47,14 @@ function outcomeUnknown(error: unknown): boolean {
 }
 
 /**
+ * The player has answered something between this tap and the next (closed the wallet connection, declined
+ * in the wallet): the next tap on `intent` is a new decision, not the same tap again, however soon it comes.
+ */
+export function answeredBetweenTaps(intent: string): void {
+  lastStart.delete(intent);
+}
+
+/**
  * Runs `work` once for the intent `intent` (e.g. `sell:<itemId>`) in `scope`, with the intent's
  * Idempotency-Key. Returns null, doing nothing, while another action of the scope runs. The promise
  * settles as `work` does.

@@ -154,6 +154,30 @@ test('a TON deposit through an injected wallet sends one message: address, nanoT
   await expect(sheet).toHaveAttribute('data-step', 'amount');
   expect((await testWalletState(page)).sent).toEqual([]);
 
+  // closing the connection is an answer: Deposit tapped again at once (well inside the double-tap window)
+  // is a new tap and opens the connection again, it is not swallowed as the first tap repeated
+  const reopenedAfterMs = await page.evaluate(async () => {
+    const started = performance.now();
+    const submit = document.querySelector<HTMLButtonElement>('[data-testid="deposit-submit"]')!;
+    submit.click();
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise(requestAnimationFrame);
+    };
+    await until(() => document.querySelector('[data-tc-wallets-modal-container]') !== null);
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await until(() => !submit.disabled);
+    submit.click();
+    return performance.now() - started;
+  });
+  expect(reopenedAfterMs, 'the second tap came within the double-tap window').toBeLessThan(600);
+  await expect(page.getByTestId('deposit-submit'), 'the tap was taken').toHaveAttribute('aria-busy', 'true');
+  await expect(modal).toHaveCount(1); // the closed one has faded out
+  await expect(modal.getByRole('heading', { name: 'Connect your TON wallet' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(modal).toHaveCount(0);
+  await expect(page.getByTestId('deposit-submit')).toBeEnabled();
+  expect((await testWalletState(page)).sent).toEqual([]);
+
   // Deposit again: connecting in the modal goes on with the deposit, no second tap (declined here: the
   // loading stops silently, back on the amount step)
   await page.evaluate(() => {

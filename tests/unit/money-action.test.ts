@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OfflineError } from '../../src/api';
-import { runMoneyAction } from '../../src/lib/money-action';
+import { answeredBetweenTaps, runMoneyAction } from '../../src/lib/money-action';
 
 // The one guard of every money tap (src/lib/money-action.ts): one action per tap, one Idempotency-Key per
 // intent, kept for a retry of the same intent only while its outcome is unknown.
@@ -20,6 +20,21 @@ describe('runMoneyAction', () => {
     // done already, but 60 ms after the same tap: the same intent, not a second sale
     expect(runMoneyAction('s1', 'sell:a', async () => calls++)).toBeNull();
     expect(calls).toBe(1);
+  });
+
+  it('takes a quick tap after the player answered something in between (a closed wallet modal) as a new tap', async () => {
+    let calls = 0;
+    const first = runMoneyAction('s5', 'deposit:ton:1', async () => {
+      calls++;
+      answeredBetweenTaps('deposit:ton:1'); // the wallet connection was closed: nothing was sent
+    });
+    // still under way: the scope stays guarded
+    expect(runMoneyAction('s5', 'deposit:ton:1', async () => calls++)).toBeNull();
+    await first;
+    // 60 ms later, but a deliberate second tap: it runs
+    await expect(runMoneyAction('s5', 'deposit:ton:1', async () => ++calls)).resolves.toBe(2);
+    // and a double tap of that one is swallowed again
+    expect(runMoneyAction('s5', 'deposit:ton:1', async () => calls++)).toBeNull();
   });
 
   it('reuses the key of an intent whose answer was lost, and makes a new one after an answer', async () => {

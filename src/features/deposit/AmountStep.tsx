@@ -5,7 +5,7 @@ import { formatTon as canonicalTon, parseTon, tryParseTon } from '../../../contr
 import { OfflineError } from '../../api';
 import { apiErrorText } from '../../lib/api-error';
 import { formatTon } from '../../lib/format';
-import { runMoneyAction } from '../../lib/money-action';
+import { answeredBetweenTaps, runMoneyAction } from '../../lib/money-action';
 import { openExternalLink } from '../../lib/telegram';
 import { TonIcon } from '../../lib/ui/TonIcon';
 import { queryKeys } from '../../state/queries';
@@ -58,7 +58,8 @@ export function AmountStep({ info, method, busy, setBusy, onSent }: AmountStepPr
     setWalletMissing(false);
     const baseline = queryClient.getQueryData<string>(queryKeys.balance) ?? null;
     // one deposit per tap: guarded here, at the tap, before the busy state has rendered
-    const run = runMoneyAction('deposit', `deposit:${method}:${amount}`, () => send(amount, nano, baseline));
+    const intent = `deposit:${method}:${amount}`;
+    const run = runMoneyAction('deposit', intent, () => send(intent, amount, nano, baseline));
     if (!run) return;
     setBusy(true);
     try {
@@ -69,7 +70,12 @@ export function AmountStep({ info, method, busy, setBusy, onSent }: AmountStepPr
   };
 
   /** The deposit itself: the demo credit, the wallet's transfer, or the CryptoBot invoice. */
-  const send = async (amount: string, nano: bigint, baseline: string | null): Promise<void> => {
+  const send = async (
+    intent: string,
+    amount: string,
+    nano: bigint,
+    baseline: string | null,
+  ): Promise<void> => {
     if (mode === 'demo') {
       try {
         await createDemoDeposit(amount, method);
@@ -88,7 +94,11 @@ export function AmountStep({ info, method, busy, setBusy, onSent }: AmountStepPr
       if (!runtime.isConnected()) {
         // no wallet yet: open the connection, and go on with this deposit once one is connected
         setWalletMissing(true);
-        if (!(await runtime.connectAndWait())) return;
+        if (!(await runtime.connectAndWait())) {
+          // the player closed the connection: tapping Deposit again is a new tap, however soon
+          answeredBetweenTaps(intent);
+          return;
+        }
         setWalletMissing(false);
       }
       try {
@@ -98,7 +108,9 @@ export function AmountStep({ info, method, busy, setBusy, onSent }: AmountStepPr
           comment: info.ton.comment,
         });
       } catch {
-        // declined or failed in the wallet: TON Connect has said so; the loading just stops (spec §8)
+        // declined or failed in the wallet: TON Connect has said so; the loading just stops (spec §8), and
+        // the next tap is a new one
+        answeredBetweenTaps(intent);
         return;
       }
       onSent(amount, null, baseline);
@@ -109,6 +121,7 @@ export function AmountStep({ info, method, busy, setBusy, onSent }: AmountStepPr
       } catch (failure) {
         console.error('CryptoBot invoice failed', failure);
         window.alert(failure instanceof OfflineError ? apiErrorText(failure) : t('deposit.invoiceError'));
+        answeredBetweenTaps(intent);
         return;
       }
       openExternalLink(invoiceUrl);
