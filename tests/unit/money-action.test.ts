@@ -31,7 +31,7 @@ describe('runMoneyAction', () => {
     // still under way: the scope stays guarded
     expect(runMoneyAction('s5', 'deposit:ton:1', async () => calls++)).toBeNull();
     await first;
-    // 60 ms later, but a deliberate second tap: it runs
+    // at once, well inside the double-tap window, but a deliberate second tap: it runs
     await expect(runMoneyAction('s5', 'deposit:ton:1', async () => ++calls)).resolves.toBe(2);
     // and a double tap of that one is swallowed again
     expect(runMoneyAction('s5', 'deposit:ton:1', async () => calls++)).toBeNull();
