@@ -336,11 +336,13 @@ test('a success and a failure: the wheel turns to the server roll, the right she
     // the chance comes from the real prices of the stake and the default target (base × stake ÷ target)
     const chanceShown = page.getByTestId('upgrade-chance');
     await expect(chanceShown).toHaveText(/^\d+\.\d%$/);
-    const shownBefore = await chanceShown.textContent();
     await expect(page.getByTestId('upgrade-bet')).toHaveText(shownPrice(stake.item.price, 2));
 
     const upgrade = page.getByTestId('upgrade-button');
     await expect(upgrade).toBeEnabled();
+    // read once Upgrade can be tapped: only then has the target (and so the exact chance) loaded; before,
+    // the screen shows the base chance over the multiplier
+    const shownBefore = await chanceShown.textContent();
     const response = page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/upgrade/roll' && r.request().method() === 'POST',
     );
