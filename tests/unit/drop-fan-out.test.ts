@@ -105,17 +105,21 @@ describe('the feed fan-out', () => {
     const sockets = Array.from({ length: FAN_OUT_SLICE * 3 + 10 }, fakeSocket);
     for (const s of sockets) feed.join(s, null, async () => []);
     await sleep(10);
+    // when the first socket gets the batch, look at the end of that task (a microtask runs before any
+    // other task): one slice has gone and the rest wait for later turns of the event loop
+    let sentInFirstTurn: number[] = [];
+    const first = sockets[0]!;
+    const send = first.send.bind(first);
+    first.send = (data: string | Buffer) => {
+      send(data);
+      if (first.sent.length === 2)
+        queueMicrotask(() => {
+          sentInFirstTurn = sockets.flatMap((s, i) => (s.sent.length === 2 ? [i] : []));
+        });
+    };
     feed.deliver(drop(1));
-    await new Promise<void>((resolve) => {
-      // the first slice has gone when the timer fires; the last sockets wait for later turns
-      const check = setInterval(() => {
-        if (sockets[0]!.sent.length < 2) return;
-        clearInterval(check);
-        expect(sockets.at(-1)!.sent.length).toBe(1);
-        resolve();
-      }, 0);
-    });
     await sleep(20);
+    expect(sentInFirstTurn).toEqual(Array.from({ length: FAN_OUT_SLICE }, (_, i) => i));
     for (const s of sockets) expect(s.sent.map(idsOf)).toEqual([[], ['1']]);
     feed.close();
   });
