@@ -87,40 +87,73 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     return plan.outcome ?? (isInsideArc(plan.rolled, plan.chance) ? 'success' : 'fail');
   }
 
-  function redraw(): void {
+  /** Counts config edits (each gives a new config object): a part's key names the config it was drawn with. */
+  let configVersion = 0;
+  /** What each part was last drawn from: a part is drawn again only when this changes. */
+  const drawnFrom = { disc: '', ring: '', pointer: '', label: '', labelStyle: '' };
+
+  /** Whether `part` must be drawn again for `key` (and notes that it now is). */
+  function changed(part: keyof typeof drawnFrom, key: string): boolean {
+    if (drawnFrom[part] === key) return false;
+    drawnFrom[part] = key;
+    return true;
+  }
+
+  /**
+   * Draws the wheel at rest from the plan, the config and the size. Each part is drawn again only when what
+   * it shows changed: the wheel stopping changes only the arc's colour, so its landing frame redraws the ring
+   * alone (a text's style set again re-renders it, and the disc and the pointer would be rebuilt for nothing).
+   * `stage`: whether the face waits for the next roll now or (in a landing) once the thread is idle.
+   */
+  function redraw(stage: 'now' | 'idle' = 'now'): void {
     const geometry = ringGeometry(wheelSize(), config);
     const { radius, outer, width } = geometry;
     const shown = verdict();
     const arcColor =
       shown === 'success' ? config.successColor : shown === 'fail' ? config.failColor : config.neutralColor;
+    const shape = `${wheelSize()}|${configVersion}`;
 
-    drawDisc(disc, geometry, config).position.set(radius, radius);
+    if (changed('disc', shape)) drawDisc(disc, geometry, config).position.set(radius, radius);
     ring.position.set(radius, radius);
-    drawRing(ringGraphics, geometry, plan.chance, arcColor, config);
+    if (changed('ring', `${shape}|${plan.chance}|${arcColor}`))
+      drawRing(ringGraphics, geometry, plan.chance, arcColor, config);
     ring.rotation = wheelRotation(rest, config.direction);
 
-    const length = radius * config.pointerSize;
-    const tip = radius - outer + width * 0.6;
-    pointer
-      .clear()
-      .poly([radius, tip, radius - length * 0.55, tip - length, radius + length * 0.55, tip - length])
-      .fill(config.pointerColor);
+    if (changed('pointer', shape)) {
+      const length = radius * config.pointerSize;
+      const tip = radius - outer + width * 0.6;
+      pointer
+        .clear()
+        .poly([radius, tip, radius - length * 0.55, tip - length, radius + length * 0.55, tip - length])
+        .fill(config.pointerColor);
+    }
 
     label.text = plan.label ?? formatChance(plan.chance);
-    label.style = {
-      fill: config.labelColor,
-      fontFamily: config.fontFamily,
-      fontSize: Math.max(Math.round(radius * config.labelSize), 1),
-      fontWeight: '700',
-    };
+    const fontSize = Math.max(Math.round(radius * config.labelSize), 1);
+    if (changed('labelStyle', `${config.labelColor}|${config.fontFamily}|${fontSize}`))
+      label.style = { fill: config.labelColor, fontFamily: config.fontFamily, fontSize, fontWeight: '700' };
     label.position.set(radius, radius);
     context.invalidate();
     bakeWhenIdle();
-    stageFace();
+    if (stage === 'now') stageFace();
+    else stageWhenIdle();
+  }
+
+  let stagingSoon: (() => void) | null = null;
+
+  /** stageFace() once the thread is idle (a landing's frame does not also make the next roll's turn). */
+  function stageWhenIdle(): void {
+    stagingSoon?.();
+    stagingSoon = whenIdle(() => {
+      stagingSoon = null;
+      if (!destroyed) stageFace();
+    });
   }
 
   /** The current face, once baked, waits on the page's compositor for the next roll (see SceneContext.standBy). */
   function stageFace(): void {
+    stagingSoon?.();
+    stagingSoon = null;
     const key = currentFace();
     const image = faces.get(key);
     if (!image) return;
@@ -268,7 +301,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
       if (!pose.done) return true;
       if (!state.stopped) {
         state.stopped = true;
-        redraw(); // a phase edge: the colours change
+        redraw('idle'); // a phase edge: the colours change
       }
       if (!state.resulted && timer === undefined) {
         // nothing moves while the result waits: a timer, not frames
@@ -311,6 +344,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     configure(next) {
       overrides = next;
       config = resolveConfig(next);
+      configVersion += 1;
       if (roll && plan.rolled !== null) rebuild(roll, plan.rolled);
       redraw();
     },
@@ -319,6 +353,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
       clearTimeout(timer);
       baking?.cancel();
       baking = null;
+      stagingSoon?.();
     },
   };
 }
