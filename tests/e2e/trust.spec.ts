@@ -318,7 +318,8 @@ test.describe("nothing behind the player's back", () => {
       const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/upgrade/roll');
       await tap(page, page.getByTestId('upgrade-button'));
       const roll = (await (await answered).json()) as { success: boolean };
-      await expect(page.getByTestId('upgrade-page')).toHaveAttribute('data-phase', 'rolling');
+      // the wheel turns to the answer once the page has kept it
+      await expect(page.getByTestId('upgrade-wheel')).toHaveAttribute('data-rolling', 'true');
       await page.reload();
       const sheet = page.getByTestId('upgrade-result');
       await expect(sheet).toBeVisible({ timeout: 30_000 });
@@ -375,9 +376,7 @@ test.describe("nothing behind the player's back", () => {
 });
 
 test.describe('no spoilers', () => {
-  test('a battle round shows its drops and totals only once its reels have landed', async ({
-    browser,
-  }) => {
+  test('a battle round shows its drops and totals only once its reels have landed', async ({ browser }) => {
     test.setTimeout(120_000);
     const { context, page } = await newPlayer(browser, '/battle');
     try {

@@ -73,23 +73,26 @@ describe('the upgrade screen model', () => {
       { type: 'stake', itemId: 'cake' },
     ]);
     const started = run([{ type: 'start' }], chosen);
-    expect(started).toMatchObject({ started: true, phase: 'requesting' });
+    // from the tap the roll is under way: the request, then the wheel's turn
+    expect(started).toMatchObject({ started: true, phase: 'rolling', rolled: null, outcome: null });
     // the multiplier resets the flag whenever it may change (idle)
     expect(run([{ type: 'coef', coef: 2 }], { ...started, phase: 'idle' }).started).toBe(false);
+    // the choices hold still while the roll is under way
+    expect(run([{ type: 'coef', coef: 2 }], started)).toBe(started);
+    expect(run([{ type: 'stake', itemId: 'rose' }], started)).toBe(started);
 
-    const rolling = run([{ type: 'answered', answer: answer(true) }], started);
-    expect(rolling).toMatchObject({
-      phase: 'rolling',
+    // the answer comes in with the result the wheel tells
+    const result = run([{ type: 'resulted', answer: answer(true) }], started);
+    expect(result).toMatchObject({
+      phase: 'result',
       rolled: 0.1,
       outcome: 'success',
       spinId: 1,
       started: true,
     });
-    // the choices hold still while the wheel turns
-    expect(run([{ type: 'coef', coef: 2 }], rolling)).toBe(rolling);
-    expect(run([{ type: 'stake', itemId: 'rose' }], rolling)).toBe(rolling);
-    const result = run([{ type: 'resulted' }], rolling);
-    expect(result.phase).toBe('result');
+    // a result told again (or with no roll under way) changes nothing
+    expect(run([{ type: 'resulted', answer: answer(false) }], result)).toBe(result);
+    expect(run([{ type: 'resulted', answer: answer(true) }], chosen)).toBe(chosen);
     const closed = run([{ type: 'close', kind: 'close' }], result);
     expect(closed).toMatchObject({ started: false, phase: 'idle', rolled: null, outcome: null, coef: 1.5 });
   });
@@ -106,8 +109,7 @@ describe('the upgrade screen model', () => {
       { type: 'stake', itemId: 'cake' },
       { type: 'target', itemId: 'bouquet' },
       { type: 'start' },
-      { type: 'answered', answer: answer(false) },
-      { type: 'resulted' },
+      { type: 'resulted', answer: answer(false) },
     ]);
     expect(run([{ type: 'close', kind: 'back' }], result)).toMatchObject({
       coef: null,
@@ -123,15 +125,15 @@ describe('the upgrade screen model', () => {
     });
   });
 
-  it('shows baseChance / coef, or the chance of the roll while it turns', () => {
+  it('shows baseChance / coef, or the chance the roll was played at once it has been told', () => {
     expect(shownChance(INITIAL_STATE, 0.39)).toBe(0);
     expect(shownChance(run([{ type: 'coef', coef: 3 }]), 0.39)).toBeCloseTo(0.13, 12);
-    const rolling = run([
+    const told = run([
       { type: 'coef', coef: 1.5 },
       { type: 'stake', itemId: 'cake' },
       { type: 'start' },
-      { type: 'answered', answer: answer(true) },
+      { type: 'resulted', answer: answer(true) },
     ]);
-    expect(shownChance(rolling, 0.5)).toBe(0.26);
+    expect(shownChance(told, 0.5)).toBe(0.26);
   });
 });

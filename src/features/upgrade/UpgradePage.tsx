@@ -47,11 +47,10 @@ import {
   shownChance,
   upgradeReducer,
   type CloseKind,
-  type UpgradeOutcome,
   type UpgradeState,
 } from './model';
 import { UpgradeResultSheet } from './UpgradeResultSheet';
-import { chanceLabel, UpgradeWheel, type WheelRoll } from './UpgradeWheel';
+import { RollChance, UpgradeWheel, type WheelRoll } from './UpgradeWheel';
 import { PLACEHOLDER_CASES } from './placeholders';
 import './upgrade.css';
 
@@ -86,8 +85,9 @@ export function UpgradePage() {
 
   useEffect(() => preloadSounds(), []);
 
-  // no swiping the app away while the wheel turns
-  useEffect(() => (state.phase === 'rolling' ? lockVerticalSwipes() : undefined), [state.phase]);
+  // no swiping the app away from the tap until the wheel has told the result
+  const rolling = state.phase === 'rolling';
+  useEffect(() => (rolling ? lockVerticalSwipes() : undefined), [rolling]);
 
   const latest = useRef(state);
   useLayoutEffect(() => {
@@ -99,8 +99,8 @@ export function UpgradePage() {
   const store = useStore();
   const [wheelRoll] = useState(() => atom<WheelRoll | null>(null));
   const spins = useRef(0);
-  // the roll whose result the wheel is to tell
-  const awaiting = useRef<{ spinId: number; outcome: UpgradeOutcome } | null>(null);
+  // the roll whose result the wheel is to tell, and the server's answer the screen takes in when it does
+  const awaiting = useRef<{ spinId: number; answer: UpgradeRollResponse } | null>(null);
   // the chance shown at rest, for a failed roll's red wheel
   const restingChance = useRef(0);
   const showRoll = useCallback(
@@ -151,12 +151,13 @@ export function UpgradePage() {
       startTransition(() => dispatch({ type: 'start' }));
       try {
         const answer = await roll;
-        // the wheel turns now (the roll atom reaches the scene by subscription, not through a render); the
-        // screen's one re-render for it (the wheel's roll and the page's phase together) is a transition
+        // the wheel turns now (the roll atom reaches the scene by subscription, not through a render), and
+        // only what shows the roll renders again for it (the wheel and the chance under it, a transition):
+        // the screen takes the answer in when the wheel tells the result, so nothing else of it renders
+        // while the wheel starts
         startTransition(() => {
           const spinId = showRoll(answer);
-          if (spinId !== null) awaiting.current = { spinId, outcome: answer.success ? 'success' : 'fail' };
-          dispatch({ type: 'answered', answer });
+          if (spinId !== null) awaiting.current = { spinId, answer };
         });
       } catch (error) {
         showRoll(null, restingChance.current);
@@ -175,10 +176,9 @@ export function UpgradePage() {
     const pending = awaiting.current;
     if (pending?.spinId !== spinId) return;
     awaiting.current = null;
-    // after the answer's own update, whether or not the screen has rendered it yet
-    dispatch({ type: 'resulted' });
+    dispatch({ type: 'resulted', answer: pending.answer });
     // the result sheet sounds a success as big as it is
-    if (pending.outcome === 'success') {
+    if (pending.answer.success) {
       hapticNotification('success');
     } else {
       hapticNotification('error');
@@ -281,7 +281,7 @@ export function UpgradePage() {
       <div ref={panel} className="upgrade-panel" data-testid="upgrade-panel">
         <UpgradeWheel chance={chance} roll={wheelRoll} onResult={onResult} />
         <p className="upgrade-panel__chance">
-          {t('upgrade.chance')} <strong data-testid="upgrade-chance">{chanceLabel(chance)}</strong>
+          {t('upgrade.chance')} <RollChance chance={chance} roll={wheelRoll} />
         </p>
       </div>
 
@@ -320,7 +320,7 @@ export function UpgradePage() {
             coef={state.coef!}
             targetId={state.targetId}
             started={state.started}
-            upgrading={state.phase === 'requesting' || state.phase === 'rolling'}
+            upgrading={rolling}
             ready={config.data !== undefined}
             onUpgrade={upgrade}
           />

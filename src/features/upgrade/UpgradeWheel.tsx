@@ -45,9 +45,21 @@ interface UpgradeWheelProps {
  * The chance as the wheel and the panel show it: percent with 1 decimal (rounded as the scene rounds it), in
  * the interface's locale ("26.0%", "26,0 %").
  */
-export function chanceLabel(chance: number): string {
+function chanceLabel(chance: number): string {
   return formatPercent(Number.parseFloat(formatChance(chance)) / 100, 1, true);
 }
+
+/**
+ * The chance under the wheel: the roll's own while the wheel shows a roll (read from the roll, so the screen
+ * does not render again when the server answers), else the one the player is choosing.
+ */
+export const RollChance = memo(function RollChance({
+  chance,
+  roll,
+}: Pick<UpgradeWheelProps, 'chance' | 'roll'>) {
+  const current = useAtomValue(roll);
+  return <strong data-testid="upgrade-chance">{chanceLabel(current?.chance ?? chance)}</strong>;
+});
 
 /**
  * The result panel's chance wheel (spec §4): the chance in the centre as percent with 1 decimal, a 5 s roll

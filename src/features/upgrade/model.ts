@@ -4,8 +4,12 @@ import type { UpgradeMultiplier, UpgradeRollResponse } from '../../../contract/u
  * The upgrade screen as plain data and a reducer (spec §2, §4, §5): the choices (multiplier, stake, target,
  * tab), the started flag, and the roll's phases:
  *
- *   idle → requesting (Upgrade pressed: started) → rolling (the server answered: the wheel turns to its roll)
- *        → result (the wheel's onResult, or at once when the request failed: a failure) → idle (the sheet closes)
+ *   idle → rolling (Upgrade pressed: started; the request is out, then the wheel turns to the server's roll)
+ *        → result (the wheel told the result: the answer comes in with it; or at once when the request
+ *          failed: a failure) → idle (the sheet closes)
+ *
+ * The server's answer is not state while the wheel turns: the wheel reads it from the roll it is given, so
+ * the screen does not render again as the wheel starts.
  *
  * The started flag is set by Upgrade and reset when the multiplier changes or the result sheet closes.
  */
@@ -17,7 +21,7 @@ export const MULTIPLIERS = [1.5, 2, 3, 5, 10, 20] as const satisfies readonly Up
 export const SPEC_BASE_CHANCE = 0.39;
 
 type UpgradeTab = 'inventory' | 'target';
-type UpgradePhase = 'idle' | 'requesting' | 'rolling' | 'result';
+type UpgradePhase = 'idle' | 'rolling' | 'result';
 export type UpgradeOutcome = 'success' | 'fail';
 
 export interface UpgradeState {
@@ -69,11 +73,11 @@ export type UpgradeAction =
   | { type: 'target'; itemId: string }
   | { type: 'tab'; tab: UpgradeTab }
   | { type: 'start' }
-  | { type: 'answered'; answer: UpgradeRollResponse }
   /** a roll the player left (or reloaded) before seeing: its result sheet, at once */
   | { type: 'unseen'; answer: UpgradeRollResponse }
   | { type: 'failed'; error: string }
-  | { type: 'resulted' }
+  /** the wheel told the result of this answer */
+  | { type: 'resulted'; answer: UpgradeRollResponse }
   | { type: 'close'; kind: CloseKind };
 
 /** Whether the choices can change: not while a roll is out, turning or showing its result. */
@@ -106,26 +110,15 @@ export function upgradeReducer(state: UpgradeState, action: UpgradeAction): Upgr
       return {
         ...state,
         started: true,
-        phase: 'requesting',
+        phase: 'rolling',
         rolled: null,
         outcome: null,
         answer: null,
         error: null,
       };
-    case 'answered':
-      if (state.phase !== 'requesting') return state;
-      return {
-        ...state,
-        phase: 'rolling',
-        spinId: state.spinId + 1,
-        rolled: action.answer.rolled,
-        rollChance: action.answer.chance,
-        outcome: action.answer.success ? 'success' : 'fail',
-        answer: action.answer,
-      };
     case 'failed':
       // a failed roll request counts as a failure (spec §8): no roll, a red wheel, the failure sheet
-      if (state.phase !== 'requesting') return state;
+      if (state.phase !== 'rolling') return state;
       return {
         ...state,
         phase: 'result',
@@ -135,7 +128,16 @@ export function upgradeReducer(state: UpgradeState, action: UpgradeAction): Upgr
         error: action.error,
       };
     case 'resulted':
-      return state.phase === 'rolling' ? { ...state, phase: 'result' } : state;
+      if (state.phase !== 'rolling') return state;
+      return {
+        ...state,
+        phase: 'result',
+        spinId: state.spinId + 1,
+        rolled: action.answer.rolled,
+        rollChance: action.answer.chance,
+        outcome: action.answer.success ? 'success' : 'fail',
+        answer: action.answer,
+      };
     case 'unseen':
       if (isBusy(state)) return state;
       return {
