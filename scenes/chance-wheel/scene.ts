@@ -90,7 +90,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   /** Counts config edits (each gives a new config object): a part's key names the config it was drawn with. */
   let configVersion = 0;
   /** What each part was last drawn from: a part is drawn again only when this changes. */
-  const drawnFrom = { disc: '', ring: '', pointer: '', label: '', labelStyle: '' };
+  const drawnFrom = { disc: '', ring: '', pointer: '', labelStyle: '' };
 
   /** Whether `part` must be drawn again for `key` (and notes that it now is). */
   function changed(part: keyof typeof drawnFrom, key: string): boolean {
