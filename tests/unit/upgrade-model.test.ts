@@ -87,7 +87,6 @@ describe('the upgrade screen model', () => {
       phase: 'result',
       rolled: 0.1,
       outcome: 'success',
-      spinId: 1,
       started: true,
     });
     // a result told again (or with no roll under way) changes nothing

@@ -33,8 +33,6 @@ export interface UpgradeState {
   tab: UpgradeTab;
   started: boolean;
   phase: UpgradePhase;
-  /** a new value starts a new turn of the wheel */
-  spinId: number;
   /** the server's roll, while the wheel shows it */
   rolled: number | null;
   /** the chance the roll was played at (kept fixed while the wheel turns) */
@@ -52,7 +50,6 @@ export const INITIAL_STATE: UpgradeState = {
   tab: 'inventory',
   started: false,
   phase: 'idle',
-  spinId: 0,
   rolled: null,
   rollChance: null,
   outcome: null,
@@ -132,7 +129,6 @@ export function upgradeReducer(state: UpgradeState, action: UpgradeAction): Upgr
       return {
         ...state,
         phase: 'result',
-        spinId: state.spinId + 1,
         rolled: action.answer.rolled,
         rollChance: action.answer.chance,
         outcome: action.answer.success ? 'success' : 'fail',
