@@ -33,9 +33,9 @@ export interface UpgradeState {
   tab: UpgradeTab;
   started: boolean;
   phase: UpgradePhase;
-  /** the server's roll, while the wheel shows it */
+  /** the server's roll, once the wheel has told it (while it turns, the wheel's roll atom holds it) */
   rolled: number | null;
-  /** the chance the roll was played at (kept fixed while the wheel turns) */
+  /** the chance the roll was played at, from its result on (while it turns, the roll atom's) */
   rollChance: number | null;
   outcome: UpgradeOutcome | null;
   answer: UpgradeRollResponse | null;
@@ -183,8 +183,9 @@ export function canUpgrade(
 }
 
 /**
- * The chance the wheel shows: the roll's while it turns; else the chosen target's exact chance from the
+ * The chance the screen shows at rest: the told roll's; else the chosen target's exact chance from the
  * server (base × stake price ÷ target price) once known; else baseChance / coef (0 without a multiplier).
+ * While a roll turns, the wheel and the label show the roll's own chance from the roll atom (RollChance).
  */
 export function shownChance(state: UpgradeState, baseChance: number, targetChance?: number): number {
   if (state.rollChance !== null) return state.rollChance;
