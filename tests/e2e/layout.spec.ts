@@ -55,6 +55,31 @@ const SCREENS: Screen[] = [
   },
   { name: 'deposit', path: '/profile?openDeposit=true', ready: visible('deposit-sheet') },
   { name: 'upgrade', path: '/upgrade', ready: visible('upgrade-button') },
+  {
+    // the result sheet's actions: three on a failure, two on a success (the longest labels are Russian)
+    name: 'upgrade-result',
+    path: '/upgrade',
+    ready: visible('upgrade-item'),
+    then: async (page) => {
+      // the failure sheet, its widest form (three actions and the error): the roll's request fails, so
+      // nothing is staked
+      await page.route('**/api/upgrade/roll', (route) => route.abort('connectionfailed'));
+      // the cheapest item held (the inventory lists the dearest first): one the catalogue has a dearer gift for
+      await page.getByTestId('upgrade-item').last().click();
+      await page.getByTestId('multiplier-2').click();
+      await page.locator('[data-testid="upgrade-button"]:not([disabled])').click();
+      const sheet = page.getByTestId('upgrade-result');
+      await expect(sheet).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByTestId('upgrade-back')).toBeVisible();
+      await page.unroute('**/api/upgrade/roll');
+      // measured once the sheet has slid in
+      await page.waitForFunction(() =>
+        (
+          document.querySelector('[data-testid="upgrade-result"]')?.getAnimations({ subtree: true }) ?? []
+        ).every((a) => a.playState !== 'running'),
+      );
+    },
+  },
   { name: 'wheel', path: '/wheel', ready: visible('bonus-spin') },
   { name: 'race', path: '/race', ready: visible('race-how') },
   { name: 'battles', path: '/battle', ready: visible('battle-create-toggle') },

@@ -133,7 +133,7 @@ export function UpgradeResultSheet({
         <p className="upgrade-sheet__text" role={answer ? undefined : 'alert'}>
           {text}
         </p>
-        <div className="upgrade-sheet__actions" data-count={success ? 2 : 3}>
+        <div className="upgrade-sheet__actions">
           {!success && (
             <button
               ref={firstAction}
