@@ -1,5 +1,5 @@
-import { atom, useAtomValue, type Atom } from 'jotai';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { atom, useAtomValue, useStore, type Atom } from 'jotai';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPercent } from '../../lib/format';
 import {
@@ -10,7 +10,7 @@ import {
 } from '../../../scenes/chance-wheel';
 import { SceneView, useFollowingAtom, type SceneCue } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
-import { useSpinWatchdog } from '../../lib/scene/useSpinWatchdog';
+import { useSpinWatchdogControl } from '../../lib/scene/useSpinWatchdog';
 import { sceneResolution, useElementWidth, usePrefersReducedMotion } from '../../lib/scene-hooks';
 
 /** The widest the wheel grows, CSS px. */
@@ -50,48 +50,84 @@ function chanceLabel(chance: number): string {
 }
 
 /**
- * The chance under the wheel: the roll's own while the wheel shows a roll (read from the roll, so the screen
- * does not render again when the server answers), else the one the player is choosing.
+ * The chance under the wheel: the roll's own while the wheel shows a roll, else the one the player is
+ * choosing. It renders again only when the label it shows changes: a roll at the chance already shown (the
+ * usual answer) renders nothing.
  */
 export const RollChance = memo(function RollChance({
   chance,
   roll,
 }: Pick<UpgradeWheelProps, 'chance' | 'roll'>) {
-  const current = useAtomValue(roll);
-  return <strong data-testid="upgrade-chance">{chanceLabel(current?.chance ?? chance)}</strong>;
+  const store = useStore();
+  const label = useSyncExternalStore(
+    useCallback((onChange: () => void) => store.sub(roll, onChange), [store, roll]),
+    () => chanceLabel(store.get(roll)?.chance ?? chance),
+  );
+  return <strong data-testid="upgrade-chance">{label}</strong>;
 });
+
+/** What the wheel's box says of a roll (`data-rolling`, `data-outcome`, its label), written as the roll comes. */
+function describeWheel(element: HTMLElement, shown: WheelRoll | null, label: string): void {
+  const rolling = shown !== null && shown.rolled !== null;
+  if (rolling) element.dataset.rolling = 'true';
+  else delete element.dataset.rolling;
+  if (shown) element.dataset.outcome = shown.outcome;
+  else delete element.dataset.outcome;
+  if (element.getAttribute('aria-label') !== label) element.setAttribute('aria-label', label);
+}
+
+/** The wheel drawn as a plain disc when its scene failed: the chance, and the outcome's colour. */
+function WheelFallback({ chance, roll }: Pick<UpgradeWheelProps, 'chance' | 'roll'>) {
+  const current = useAtomValue(roll);
+  return (
+    <div className="upgrade-wheel__fallback" data-outcome={current?.outcome ?? undefined}>
+      {chanceLabel(current?.chance ?? chance)}
+    </div>
+  );
+}
 
 /**
  * The result panel's chance wheel (spec §4): the chance in the centre as percent with 1 decimal, a 5 s roll
  * to the server's answer, green on success, red on failure, blue while neutral. Ticks click and buzz.
+ *
+ * The server's answer renders nothing here: the roll reaches the scene through its cue atom, and the box's
+ * attributes, the spin's watchdog and a failed scene's result follow the roll atom by subscription.
  */
 export const UpgradeWheel = memo(function UpgradeWheel({ chance, roll, onResult }: UpgradeWheelProps) {
   const { t } = useTranslation();
+  const store = useStore();
   const [ref, width] = useElementWidth<HTMLDivElement>();
   // a roll started with reduced motion on is short
   const reducedMotion = usePrefersReducedMotion();
   const size = Math.min(width, MAX_WHEEL_PX);
   const resolution = sceneResolution();
   const [failed, setFailed] = useState(false);
-  const current = useAtomValue(roll);
-  const label = chanceLabel(current?.chance ?? chance);
-  const outcome = current?.outcome ?? null;
-  const spinId = current?.spinId ?? null;
-  const rolling = current !== null && current.rolled !== null;
 
   // one result per roll, whichever of the wheel, the fallback and the watchdog says so first
   const resultFor = useRef<number | null>(null);
   const finish = useCallback(() => {
+    const spinId = store.get(roll)?.spinId ?? null;
     if (spinId === null || resultFor.current === spinId) return;
     resultFor.current = spinId;
     onResult(spinId);
-  }, [spinId, onResult]);
+  }, [store, roll, onResult]);
 
-  useEffect(() => {
-    if (rolling && failed) finish();
-  }, [rolling, failed, finish]);
   // a stalled wheel must not hold the result; counted from when the wheel really starts, not from the request
-  const started = useSpinWatchdog(rolling && !failed, SPIN_MS, finish);
+  const watchdog = useSpinWatchdogControl(SPIN_MS, finish);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    const follow = () => {
+      const shown = store.get(roll);
+      const rolling = shown !== null && shown.rolled !== null;
+      if (element)
+        describeWheel(element, shown, t('upgrade.wheel', { chance: chanceLabel(shown?.chance ?? chance) }));
+      // a wheel that cannot turn tells the result at once
+      if (rolling && failed) finish();
+      watchdog.setActive(rolling && !failed);
+    };
+    follow();
+    return store.sub(roll, follow);
+  }, [store, roll, ref, t, chance, failed, finish, watchdog]);
 
   // the plan follows the roll atom directly (the wheel turns when the answer sets it) and the resting
   // chance from render; a new resting chance prepares the wheel again, it never replays a roll
@@ -118,7 +154,7 @@ export const UpgradeWheel = memo(function UpgradeWheel({ chance, roll, onResult 
   const onEvents = useSceneEvents({
     label: 'Chance wheel',
     ticks: true,
-    started,
+    started: watchdog.started,
     settled: finish,
     failed: () => setFailed(true),
   });
@@ -128,10 +164,7 @@ export const UpgradeWheel = memo(function UpgradeWheel({ chance, roll, onResult 
       ref={ref}
       className="upgrade-wheel"
       data-testid="upgrade-wheel"
-      data-rolling={rolling || undefined}
-      data-outcome={outcome ?? undefined}
       role="img"
-      aria-label={t('upgrade.wheel', { chance: label })}
       style={{ height: size || MAX_WHEEL_PX }}
     >
       {size > 0 && !failed && (
@@ -145,11 +178,7 @@ export const UpgradeWheel = memo(function UpgradeWheel({ chance, roll, onResult 
           onEvents={onEvents}
         />
       )}
-      {failed && (
-        <div className="upgrade-wheel__fallback" data-outcome={outcome ?? undefined}>
-          {label}
-        </div>
-      )}
+      {failed && <WheelFallback chance={chance} roll={roll} />}
     </div>
   );
 });
