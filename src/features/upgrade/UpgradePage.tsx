@@ -141,10 +141,10 @@ export function UpgradePage() {
       });
       if (!roll) return;
       // the wheel is what to watch now, wherever the grid was scrolled to: brought fully into view by the
-      // least scroll (none when it is in view already), starting at the tap, while the request is out, so
-      // the scroll is over or nearly as the wheel starts (a page scrolling under the spin costs the phone's
-      // main thread a scroll event, style and a commit a frame)
-      panel.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+      // least scroll (none when it is in view already), at once, in the tap's own frame, while the request
+      // is out. A smooth scroll ran ~300 ms at 6x, well into the wheel's start: every frame of it a scroll
+      // event, a hover hit test (the page moving under the finger), style and a commit on the main thread
+      panel.current?.scrollIntoView?.({ block: 'nearest', behavior: 'instant' });
       // the request has left: the screen's re-render (buttons held, the phase) is a transition after the
       // tap, not work between the tap and the wheel; the guard above already holds a second tap
       hapticImpact('medium');
