@@ -117,6 +117,8 @@ interface Surface {
   handOffPending: boolean;
   /** Counts the plays and the changes that take a play back: a hand-off made for an older one is dropped. */
   turn: number;
+  /** The scene's last stand-by staged only discs (a wheel's face). */
+  discsStaged: boolean;
 }
 
 /**
@@ -200,10 +202,12 @@ export class SceneHost {
           surface.playPending = true;
           scene.play(surface.clock.now());
           this.sendSchedule(surface, scene);
-          // the play's first frame is drawn here before its layers are made and handed to the page's
-          // compositor (in a task after that frame): the motion never waits for the hand-off. Layers the
-          // page shows at once go now, and that frame is the canvas's last of the turn
-          surface.handOffPending = !this.composite(surface, scene, true);
+          // the play's layers go to the page as it starts where they cost the first frame nothing: on the
+          // page's own thread, those it shows at once (that frame is then the canvas's last of the turn);
+          // from a worker, the offer (the page gets them on screen while this thread draws the first frames,
+          // so its work for them is done as the motion starts, not while it runs). Otherwise the first
+          // frame is drawn before they are made and handed over, in a task after it: the motion never waits
+          surface.handOffPending = !this.composite(surface, scene, true) && surface.offered === null;
           this.animate(surface);
         });
         return;
@@ -276,6 +280,7 @@ export class SceneHost {
       hideStrips: false,
       handOffPending: false,
       turn: 0,
+      discsStaged: false,
     };
     this.surfaces.set(id, surface);
     surface.queue = (async () => {
@@ -335,7 +340,9 @@ export class SceneHost {
       },
       stripImages: (textures) => this.stripImages(renderer, textures),
       standBy: (layers) => {
-        if (!surface.closed) this.options.compositor?.standBy(surface.id, layers);
+        if (surface.closed) return;
+        surface.discsStaged = layers.length > 0 && layers.every((layer) => 'kind' in layer);
+        this.options.compositor?.standBy(surface.id, layers);
       },
       composites: this.options.compositor !== undefined,
     };
@@ -369,13 +376,18 @@ export class SceneHost {
    * them; the next is drawn when the last keyframe has passed, and settles the play. Returns whether the
    * runtime stops drawing the play now: a worker's page shows the layers in a task of its own, so the
    * canvas goes on drawing them, frame by frame, until the page says they are on screen (handOver()).
-   * `onlyAtOnce` (as a play starts, before its first frame): only if the page shows them as it returns.
+   * `asPlayStarts` (before the play's first frame): on the page's own thread, only if the page shows them as
+   * it returns; a worker's page is offered them now, but only staged discs (a wheel's face: made and posted
+   * in no time, so the first frame does not wait for them; a reel's strips are made after it).
    */
-  private composite(surface: Surface, scene: Scene, onlyAtOnce = false): boolean {
+  private composite(surface: Surface, scene: Scene, asPlayStarts = false): boolean {
     const { compositor } = this.options;
     const { clock } = surface;
     if (!compositor || !scene.composite || surface.watch || clock.rate !== 1 || clock.isPaused) return false;
-    if (onlyAtOnce && !compositor.showsAtOnce) return false;
+    const onlyAtOnce = asPlayStarts && compositor.showsAtOnce !== undefined;
+    // a worker's offer as the play starts: only of what the last stand-by staged as discs (known without
+    // making the play's layers, which for strips would cost the first frame)
+    if (asPlayStarts && !onlyAtOnce && !surface.discsStaged) return false;
     const layers = scene.composite(true);
     const end = Math.max(...layers.flatMap((layer) => layer.keyframes.map((k) => k.t)));
     if (layers.length === 0 || !Number.isFinite(end)) {
