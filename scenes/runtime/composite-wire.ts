@@ -14,7 +14,27 @@ export function shiftLayer<L extends { keyframes: readonly { t: number }[] }>(la
   return { ...layer, keyframes: layer.keyframes.map((k) => ({ ...k, t: k.t + by })) };
 }
 
-/** Layers as a worker sends them: images by number, times on the shared time line. */
+/** Pairs of numbers packed in one array: a and b of item k at 2k and 2k + 1, with `by` added to each a. */
+function pack<T>(items: readonly T[], a: (item: T) => number, b: (item: T) => number, by = 0): Float64Array {
+  const packed = new Float64Array(items.length * 2);
+  items.forEach((item, k) => {
+    packed[2 * k] = a(item) + by;
+    packed[2 * k + 1] = b(item);
+  });
+  return packed;
+}
+
+/** The pairs of a packed array back as items, with `by` added to each a. */
+function unpack<T>(packed: Float64Array, item: (a: number, b: number) => T, by = 0): T[] {
+  const items: T[] = new Array<T>(packed.length / 2);
+  for (let k = 0; k < items.length; k++) items[k] = item(packed[2 * k]! + by, packed[2 * k + 1]!);
+  return items;
+}
+
+/**
+ * Layers as a worker sends them: images by number, times on the shared time line, and a strip's cards and
+ * every keyframe packed as numbers (see SentLayer).
+ */
 export function sendLayers(
   layers: readonly CompositedLayer[],
   numberOf: (image: Blob) => number,
@@ -23,8 +43,31 @@ export function sendLayers(
   const named = (image: Blob | null) => (image ? numberOf(image) : null);
   return layers.map((layer) =>
     'kind' in layer
-      ? shiftLayer({ ...layer, image: named(layer.image) }, timeOrigin)
-      : shiftLayer({ ...layer, images: layer.images.map(named) }, timeOrigin),
+      ? {
+          ...layer,
+          image: named(layer.image),
+          keyframes: pack(
+            layer.keyframes,
+            (k) => k.t,
+            (k) => k.angle,
+            timeOrigin,
+          ),
+        }
+      : {
+          ...layer,
+          images: layer.images.map(named),
+          cards: pack(
+            layer.cards,
+            (c) => c.image,
+            (c) => c.x,
+          ),
+          keyframes: pack(
+            layer.keyframes,
+            (k) => k.t,
+            (k) => k.x,
+            timeOrigin,
+          ),
+        },
   );
 }
 
@@ -35,9 +78,18 @@ export function receivedLayers(
   timeOrigin: number,
 ): CompositedLayer[] {
   const image = (n: number | null) => (n === null ? null : (imageOf(n) ?? null));
-  return layers.map((layer) =>
+  return layers.map((layer): CompositedLayer =>
     'kind' in layer
-      ? shiftLayer({ ...layer, image: image(layer.image) }, -timeOrigin)
-      : shiftLayer({ ...layer, images: layer.images.map(image) }, -timeOrigin),
+      ? {
+          ...layer,
+          image: image(layer.image),
+          keyframes: unpack(layer.keyframes, (t, angle) => ({ t, angle }), -timeOrigin),
+        }
+      : {
+          ...layer,
+          images: layer.images.map(image),
+          cards: unpack(layer.cards, (image, x) => ({ image, x })),
+          keyframes: unpack(layer.keyframes, (t, x) => ({ t, x }), -timeOrigin),
+        },
   );
 }

@@ -66,11 +66,18 @@ export interface RuntimeStats {
 
 /**
  * A composited layer as a worker sends it to the page: each image by the number it was preloaded under,
- * keyframe times on the shared time line (performance.timeOrigin + performance.now()).
+ * keyframe times on the shared time line (performance.timeOrigin + performance.now()). A strip's cards
+ * (image, x) and every layer's keyframes (t, then x or angle) go as pairs of numbers in one Float64Array:
+ * a structured clone copies it as one block, where arrays of small objects (a x3 reel's hundreds of cards
+ * and keyframes) cost the page an object each to read as the spin starts, and the garbage after.
  */
 export type SentLayer =
-  | (Omit<CompositedStrip, 'images'> & { images: readonly (number | null)[] })
-  | (Omit<CompositedDisc, 'image'> & { image: number | null });
+  | (Omit<CompositedStrip, 'images' | 'cards' | 'keyframes'> & {
+      images: readonly (number | null)[];
+      cards: Float64Array;
+      keyframes: Float64Array;
+    })
+  | (Omit<CompositedDisc, 'image' | 'keyframes'> & { image: number | null; keyframes: Float64Array });
 
 export type FromRuntime =
   | { type: 'events'; surface: number; events: SceneEvent[]; frames: number }

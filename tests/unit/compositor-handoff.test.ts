@@ -116,8 +116,8 @@ describe('the worker’s compositor', () => {
     expect(first.blob).toBe(card);
     expect(second.blob).toBe(face);
     expect(show.layers[0]).toMatchObject({ images: [first.image, second.image] });
-    // on the shared time line: the worker's origin added
-    expect(show.layers[0]!.keyframes.map((k) => k.t)).toEqual([500, 600]);
+    // on the shared time line (the worker's origin added), packed (t, x) pairs
+    expect([...show.layers[0]!.keyframes]).toEqual([500, 0, 600, 500]);
   });
 
   it('posts stood-by discs with their images by number, each image once', () => {
@@ -128,7 +128,11 @@ describe('the worker’s compositor', () => {
     compositor.standBy(7, []);
     expect(posted.map((m) => m.type)).toEqual(['preload', 'stand-by', 'stand-by', 'stand-by']);
     const number = (posted[0] as Extract<FromRuntime, { type: 'preload' }>).image;
-    expect(posted[1]).toEqual({ type: 'stand-by', surface: 7, layers: [{ ...disc, image: number }] });
+    expect(posted[1]).toEqual({
+      type: 'stand-by',
+      surface: 7,
+      layers: [{ ...disc, image: number, keyframes: new Float64Array() }],
+    });
     expect(posted[3]).toEqual({ type: 'stand-by', surface: 7, layers: [] });
   });
 
@@ -201,7 +205,7 @@ describe('the page’s end of the compositor messages', () => {
   const standBy = (surface: number, image: number): FromRuntime => ({
     type: 'stand-by',
     surface,
-    layers: [{ kind: 'disc', x: 0, y: 0, width: 240, height: 240, image, keyframes: [] }],
+    layers: [{ kind: 'disc', x: 0, y: 0, width: 240, height: 240, image, keyframes: new Float64Array() }],
   });
 
   it('stands discs by once decoded, and drops one still decoding when a newer one came', async () => {
