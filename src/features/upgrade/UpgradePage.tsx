@@ -152,9 +152,9 @@ export function UpgradePage() {
       try {
         const answer = await roll;
         // the wheel turns now (the roll atom reaches the scene by subscription, not through a render), and
-        // only what shows the roll renders again for it (the wheel and the chance under it, a transition):
-        // the screen takes the answer in when the wheel tells the result, so nothing else of it renders
-        // while the wheel starts
+        // nothing renders for it: the wheel's box follows the atom by subscription too, the chance under it
+        // renders only if its text changes (in a transition), and the screen takes the answer in when the
+        // wheel tells the result
         startTransition(() => {
           const spinId = showRoll(answer);
           if (spinId !== null) awaiting.current = { spinId, answer };
