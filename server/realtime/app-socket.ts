@@ -42,8 +42,9 @@ import { limitSocketMessages, messageText, ThrottledWarning, type Socket } from 
  * player's balance with the id of their last ledger row (the version): as the transaction's own statement
  * told it (the opening's debit), or else read after the commit, the players of one event-loop turn in one
  * statement, and sends them (one bus message per PUBLISH_CHUNK players) on the bus channel 'balances';
- * every instance pushes them to that player's sockets, never one older than the last it pushed (two reads
- * racing may arrive out of order; the version decides).
+ * every instance pushes them to that player's sockets, never one older than, or as old as, the last that
+ * socket was sent (two reads racing may arrive out of order, and a socket's sign-in reads its balance while
+ * a fan-out of the same commit may be on its way; the version decides).
  */
 
 /**
@@ -172,14 +173,17 @@ interface Client {
   battles: 'all' | ReadonlySet<string>;
   /** an auth message is being checked: later messages wait for its answer */
   authing: Promise<void> | null;
+  /**
+   * the greatest balance version this socket was sent since it signed in: the sign-in's own read and a
+   * fan-out of the same commit can race, and either may come first; the socket gets that balance once
+   */
+  pushed: bigint | null;
 }
 
 /** The app sockets of one instance: who is signed in on which, and what they watch. */
 class AppSockets {
   private readonly clients = new Set<Client>();
   private readonly byUser = new Map<string, Set<Client>>();
-  /** the greatest balance version pushed per signed-in player on this instance */
-  private readonly versions = new Map<string, bigint>();
   private readonly alive = new WeakMap<Client, boolean>();
   private readonly heartbeat: NodeJS.Timeout;
 
@@ -211,22 +215,31 @@ class AppSockets {
     if (client.userId === null) return;
     const set = this.byUser.get(client.userId);
     set?.delete(client);
-    if (set && set.size === 0) {
-      this.byUser.delete(client.userId);
-      this.versions.delete(client.userId);
-    }
+    if (set && set.size === 0) this.byUser.delete(client.userId);
     client.userId = null;
+    client.pushed = null;
   }
 
-  /** A committed balance: to the player's sockets here, unless one as new has gone already. */
+  /** A committed balance: to each of the player's sockets here that has not had one as new. */
   balance(event: BalanceEvent): void {
     const set = this.byUser.get(event.u);
     if (!set) return;
     const version = BigInt(event.v);
-    const last = this.versions.get(event.u);
-    if (last !== undefined && version <= last) return;
-    this.versions.set(event.u, version);
-    this.toUser(event.u, balanceMessage(event));
+    let data: Buffer | null = null;
+    for (const client of set) {
+      if (client.pushed !== null && version <= client.pushed) continue;
+      client.pushed = version;
+      data ??= frame(balanceMessage(event));
+      send(client.socket, data);
+    }
+  }
+
+  /** The balance read at a socket's sign-in: to that socket only, unless a fan-out brought one as new. */
+  balanceTo(client: Client, event: BalanceEvent): void {
+    const version = BigInt(event.v);
+    if (client.pushed !== null && version <= client.pushed) return;
+    client.pushed = version;
+    send(client.socket, frame(balanceMessage(event)));
   }
 
   /** The sockets the player is signed in on here. */
@@ -357,7 +370,7 @@ export function appSocketRoutes(app: App, ctx: AppContext): () => number {
     const after = afterText === undefined ? null : BigInt(afterText);
     // before any other listener: a flooding socket is closed (1008) before its messages are read
     limitSocketMessages(socket as Socket, ctx.config.socketMessagesPer10s, () => floods.count());
-    const client: Client = { socket, userId: null, battles: new Set(), authing: null };
+    const client: Client = { socket, userId: null, battles: new Set(), authing: null, pushed: null };
     sockets.add(client);
     feed.join(socket, after, () => (after === null ? newest() : latestDrops(ctx.db, after)));
 
@@ -377,7 +390,7 @@ export function appSocketRoutes(app: App, ctx: AppContext): () => number {
       send(socket, AUTH_OK);
       // the balance now: the client starts from it (and catches up whatever it missed while away)
       const [now] = await readBalances(ctx.db, [userId]);
-      if (now && client.userId === now.u) send(socket, frame(balanceMessage(now)));
+      if (now && client.userId === now.u) sockets.balanceTo(client, now);
     };
 
     socket.on('message', (data) => {

@@ -171,6 +171,22 @@ describe('the app socket on one instance', () => {
     for (const s of [first, second, theirs]) s.close();
   });
 
+  it('a sign-in racing a commit gets that balance once: its own read and the fan-out do not both send it', async () => {
+    const id = 970007;
+    const token = await server.login({ id, first_name: 'Racer' });
+    for (let round = 1; round <= 12; round++) {
+      // the commit's fan-out and the sign-in's read of the same balance, in either order
+      const [socket] = await Promise.all([signedIn(server, token), setBalance(server, id, BigInt(round) * TON)]);
+      const last = (await ledger(server, id)).at(-1)!;
+      await waitFor(() => balances(socket).at(-1)?.version === last.version, 'the committed balance');
+      await sleep(30); // a second copy would follow within the fan-out's turn
+      const versions = balances(socket).map((p) => p.version);
+      expect(new Set(versions).size, `round ${round}: ${versions.join(', ')}`).toBe(versions.length);
+      expect(balances(socket).at(-1)).toEqual({ balance: String(round), version: last.version });
+      socket.close();
+    }
+  });
+
   it('pushes nothing for a change that was refused and rolled back', async () => {
     const id = 970006;
     const token = await server.login({ id, first_name: 'Broke' });
