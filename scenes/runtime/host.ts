@@ -22,7 +22,13 @@ import type {
   SettledResult,
 } from './contract.ts';
 import { shiftLayer } from './composite-wire.ts';
-import type { FromRuntime, RuntimeStats, SceneEvent, ToRuntime } from './protocol.ts';
+import {
+  OFFER_LEAD_MS,
+  type FromRuntime,
+  type RuntimeStats,
+  type SceneEvent,
+  type ToRuntime,
+} from './protocol.ts';
 import { sceneFactories } from './registry.ts';
 
 /** Shortest time between two batched event messages of one surface while it moves, ms. */
@@ -117,8 +123,8 @@ interface Surface {
   handOffPending: boolean;
   /** Counts the plays and the changes that take a play back: a hand-off made for an older one is dropped. */
   turn: number;
-  /** The scene's last stand-by staged only discs (a wheel's face). */
-  discsStaged: boolean;
+  /** The scene's last stand-by staged layers on the page (a wheel's face, a reel's strips). */
+  layersStaged: boolean;
 }
 
 /**
@@ -200,13 +206,14 @@ export class SceneHost {
         this.enqueue(surface, (scene) => {
           this.uncomposite(surface);
           surface.playPending = true;
-          scene.play(surface.clock.now());
+          scene.play(surface.clock.now() + (this.offersAsPlayStarts(surface, scene) ? OFFER_LEAD_MS : 0));
           this.sendSchedule(surface, scene);
           // the play's layers go to the page as it starts where they cost the first frame nothing: on the
           // page's own thread, those it shows at once (that frame is then the canvas's last of the turn);
-          // from a worker, the offer (the page gets them on screen while this thread draws the first frames,
-          // so its work for them is done as the motion starts, not while it runs). Otherwise the first
-          // frame is drawn before they are made and handed over, in a task after it: the motion never waits
+          // from a worker, the offer of what the page has staged, OFFER_LEAD_MS before the motion starts (the
+          // page gets them on screen while this thread still draws the rest pose, so its work for them is
+          // done before the motion, not while it runs). Otherwise the first frame is drawn before they are
+          // made and handed over, in a task after it: the motion never waits
           surface.handOffPending = !this.composite(surface, scene, true) && surface.offered === null;
           this.animate(surface);
         });
@@ -280,7 +287,7 @@ export class SceneHost {
       hideStrips: false,
       handOffPending: false,
       turn: 0,
-      discsStaged: false,
+      layersStaged: false,
     };
     this.surfaces.set(id, surface);
     surface.queue = (async () => {
@@ -341,7 +348,7 @@ export class SceneHost {
       stripImages: (textures) => this.stripImages(renderer, textures),
       standBy: (layers) => {
         if (surface.closed) return;
-        surface.discsStaged = layers.length > 0 && layers.every((layer) => 'kind' in layer);
+        surface.layersStaged = layers.length > 0;
         this.options.compositor?.standBy(surface.id, layers);
       },
       composites: this.options.compositor !== undefined,
@@ -377,17 +384,15 @@ export class SceneHost {
    * runtime stops drawing the play now: a worker's page shows the layers in a task of its own, so the
    * canvas goes on drawing them, frame by frame, until the page says they are on screen (handOver()).
    * `asPlayStarts` (before the play's first frame): on the page's own thread, only if the page shows them as
-   * it returns; a worker's page is offered them now, but only staged discs (a wheel's face: made and posted
-   * in no time, so the first frame does not wait for them; a reel's strips are made after it).
+   * it returns; a worker's page is offered them now if it has the scene's layers staged (see
+   * offersAsPlayStarts).
    */
   private composite(surface: Surface, scene: Scene, asPlayStarts = false): boolean {
     const { compositor } = this.options;
+    if (!compositor || !this.composites(surface, scene)) return false;
     const { clock } = surface;
-    if (!compositor || !scene.composite || surface.watch || clock.rate !== 1 || clock.isPaused) return false;
     const onlyAtOnce = asPlayStarts && compositor.showsAtOnce !== undefined;
-    // a worker's offer as the play starts: only of what the last stand-by staged as discs (known without
-    // making the play's layers, which for strips would cost the first frame)
-    if (asPlayStarts && !onlyAtOnce && !surface.discsStaged) return false;
+    if (asPlayStarts && !onlyAtOnce && !this.offersAsPlayStarts(surface, scene)) return false;
     const layers = scene.composite(true);
     const end = Math.max(...layers.flatMap((layer) => layer.keyframes.map((k) => k.t)));
     if (layers.length === 0 || !Number.isFinite(end)) {
@@ -412,6 +417,36 @@ export class SceneHost {
     }
     this.handedOver(surface, end);
     return true;
+  }
+
+  /** Whether a play of the scene may go to the page's compositor now: real time, nobody timing its frames. */
+  private composites(
+    surface: Surface,
+    scene: Scene,
+  ): scene is Scene & { composite: NonNullable<Scene['composite']> } {
+    const { clock } = surface;
+    return (
+      this.options.compositor !== undefined &&
+      scene.composite !== undefined &&
+      !surface.watch &&
+      clock.rate === 1 &&
+      !clock.isPaused
+    );
+  }
+
+  /**
+   * Whether a play starting now is offered to a worker's page before its first frame: when the page has the
+   * scene's layers staged (a wheel's face, a reel's strips: showing them is an opacity change, a strip's
+   * changed cards and an animation). Such a play starts OFFER_LEAD_MS later, so the page's part of the
+   * hand-off runs while the canvas still shows the rest pose; making a reel's strips here holds the first
+   * frame, which only draws that rest pose again.
+   */
+  private offersAsPlayStarts(surface: Surface, scene: Scene): boolean {
+    return (
+      this.composites(surface, scene) &&
+      this.options.compositor!.showsAtOnce === undefined &&
+      surface.layersStaged
+    );
   }
 
   /** After the frame just drawn (the play's first moving one), the play goes to the compositor if it can. */

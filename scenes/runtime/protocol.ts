@@ -7,6 +7,16 @@ import type { CompositedDisc, CompositedStrip, SceneId, SceneSize, SettledResult
  * changes; the runtime answers with batched events: never a message per frame.
  */
 
+/**
+ * From a worker, a play whose face the page has staged starts this long after its play message, ms: the
+ * page is offered the face as the play starts, and gets it on screen and its turn started (the offer's
+ * message, the face's opacity and animation, a style pass and a commit: 15–30 ms of a slow phone's main
+ * thread, after whatever the page was doing for the answer) while the canvas still shows the rest pose.
+ * Without it that work ran while the wheel's first frames were drawn, from a second thread competing with
+ * the canvas's for a cheap phone's cores. Three frames at 60 Hz; the tap waits that much longer to see motion.
+ */
+export const OFFER_LEAD_MS = 50;
+
 /** A canvas the runtime can draw on: a transferred OffscreenCanvas, or the fallback's own canvas element. */
 type SurfaceCanvas = OffscreenCanvas | { readonly width: number; readonly height: number };
 

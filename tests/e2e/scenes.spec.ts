@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { OFFER_LEAD_MS } from '../../scenes/runtime/protocol.ts';
 
 // The scene runtime on both of its paths: in a worker on an OffscreenCanvas (the default where the browser
 // can), and on the main thread (`?scenes=main`, for browsers whose workers cannot draw). On both, a spin is
@@ -143,6 +144,15 @@ for (const mode of ['worker', 'main'] as const) {
     const staged = page.locator('.scene-strip[data-staged="idle"]');
     await expect(staged).toHaveCount(3, { timeout: 30_000 });
     await staged.evaluateAll((bands) => bands.forEach((band, i) => band.setAttribute('data-tagged', `${i}`)));
+    // when the page asks the worker to play (the worker path), on the page's time line as the scrolls are
+    await page.evaluate(() => {
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+        if ((args[0] as { type?: unknown } | null)?.type === 'play')
+          (window as unknown as { __playPostedAt?: number }).__playPostedAt ??= performance.now();
+        return post.apply(this, args);
+      } as Worker['postMessage'];
+    });
     const startedBefore = await page.evaluate(() => window.__scenes!.started);
     const answer = page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/cases/open-multiple' && r.request().method() === 'POST',
@@ -186,6 +196,26 @@ for (const mode of ['worker', 'main'] as const) {
     // the hand-off draws one frame (the canvas without its reels) as it starts (from a worker, once the
     // page has shown the strips), which a busy machine may draw only now: then nothing until the reels land
     await expect.poll(() => stoppedOver(page, 300), { timeout: 10_000 }).toBe(true);
+    if (mode === 'worker') {
+      // the staged strips were offered as the play started, and their scrolls start OFFER_LEAD_MS after the
+      // play was asked for: the page takes them while the reels still rest (causal, not timed)
+      const { postedAt, starts } = await page.evaluate(() => ({
+        postedAt: (window as unknown as { __playPostedAt?: number }).__playPostedAt ?? null,
+        starts: document
+          .getAnimations()
+          .filter((animation) => {
+            const target = (animation.effect as KeyframeEffect | null)?.target;
+            return (
+              animation.playState === 'running' && target instanceof Element && target.closest('.scene-strip')
+            );
+          })
+          .map((animation) => Number(animation.startTime)),
+      }));
+      expect(postedAt).not.toBeNull();
+      expect(starts).toHaveLength(3);
+      // a millisecond for the two threads' time origins, each rounded
+      for (const start of starts) expect(start).toBeGreaterThanOrEqual(postedAt! + OFFER_LEAD_MS - 1);
+    }
     const scrollsBefore = await scrolls();
     const commitsBefore = await commits(page);
     const messagesBefore = await page.evaluate(() => window.__scenes!.eventMessages);

@@ -225,7 +225,7 @@ describe('the page’s end of the compositor messages', () => {
     expect(standing.map((discs) => (discs[0] as CompositedDisc).image)).toEqual([face, card]);
   });
 
-  it('shows the layers once decoded, on its own time line, and answers after the frame that has them', async () => {
+  it('shows the layers once decoded, on its own time line, and answers after the frame after the one that has them', async () => {
     const { port, calls, sent, shown, frame } = page();
     expect(port.handle({ type: 'preload', image: 1, blob: card })).toBe(true);
     expect(port.handle(show(3, 9))).toBe(true);
@@ -233,6 +233,8 @@ describe('the page’s end of the compositor messages', () => {
     expect(calls).toEqual(['preload', 'show 3']);
     expect((shown[0]![0] as CompositedStrip).images).toEqual([card]);
     expect(shown[0]![0]!.keyframes.map((k) => k.t)).toEqual([100, 200]);
+    expect(sent).toEqual([]);
+    frame(); // commits them; the page's compositor draws them once rasterized
     expect(sent).toEqual([]);
     frame();
     expect(sent).toEqual([{ type: 'shown', handoff: 9 }]);

@@ -53,8 +53,8 @@ function surfaceTurns(): (surface: number) => () => boolean {
  * The worker's canvas frames and the page's DOM reach the screen separately, so neither end of a hand-off
  * may leave a frame without the moving part:
  *  - `show`: the layers go under the canvas once their images are decoded (a play may start before they
- *    are), and `shown` is answered after the page's next frame, which has them: until then the worker draws
- *    the same pose over them;
+ *    are), and `shown` is answered two page frames later (the next one commits them, and its tiles are
+ *    rasterized and drawn before the one after): until then the worker draws the same pose over them;
  *  - `hide`: the worker sends it right after drawing them again on its canvas; they are removed two page
  *    frames later, once that canvas frame is on screen;
  *  - `stand-by`: the discs and strips wait under the canvas, unseen, once their images are decoded (a later
@@ -87,9 +87,14 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
           void options.decoded(layers).then(() => {
             if (!current()) return;
             compositor.show(surface, layers);
-            options.afterFrame(() => {
-              if (current()) options.send({ type: 'shown', handoff });
-            });
+            // the frame that has them is committed after the first; the page's compositor draws it once
+            // their changed tiles are rasterized (a strip's restyled cards, a face shown): the second
+            // frame's turn comes after that, so the canvas stops drawing them only once they are drawn
+            options.afterFrame(() =>
+              options.afterFrame(() => {
+                if (current()) options.send({ type: 'shown', handoff });
+              }),
+            );
           });
           return true;
         }
