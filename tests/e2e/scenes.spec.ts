@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { OFFER_LEAD_MS } from '../../scenes/runtime/protocol.ts';
+import { playPostedAt, recordPlayPosted } from './play-probe.ts';
 
 // The scene runtime on both of its paths: in a worker on an OffscreenCanvas (the default where the browser
 // can), and on the main thread (`?scenes=main`, for browsers whose workers cannot draw). On both, a spin is
@@ -144,15 +145,7 @@ for (const mode of ['worker', 'main'] as const) {
     const staged = page.locator('.scene-strip[data-staged="idle"]');
     await expect(staged).toHaveCount(3, { timeout: 30_000 });
     await staged.evaluateAll((bands) => bands.forEach((band, i) => band.setAttribute('data-tagged', `${i}`)));
-    // when the page asks the worker to play (the worker path), on the page's time line as the scrolls are
-    await page.evaluate(() => {
-      const post = Worker.prototype.postMessage;
-      Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
-        if ((args[0] as { type?: unknown } | null)?.type === 'play')
-          (window as unknown as { __playPostedAt?: number }).__playPostedAt ??= performance.now();
-        return post.apply(this, args);
-      } as Worker['postMessage'];
-    });
+    await recordPlayPosted(page);
     const startedBefore = await page.evaluate(() => window.__scenes!.started);
     const answer = page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/cases/open-multiple' && r.request().method() === 'POST',
@@ -199,9 +192,9 @@ for (const mode of ['worker', 'main'] as const) {
     if (mode === 'worker') {
       // the staged strips were offered as the play started, and their scrolls start OFFER_LEAD_MS after the
       // play was asked for: the page takes them while the reels still rest (causal, not timed)
-      const { postedAt, starts } = await page.evaluate(() => ({
-        postedAt: (window as unknown as { __playPostedAt?: number }).__playPostedAt ?? null,
-        starts: document
+      const postedAt = await playPostedAt(page);
+      const starts = await page.evaluate(() =>
+        document
           .getAnimations()
           .filter((animation) => {
             const target = (animation.effect as KeyframeEffect | null)?.target;
@@ -210,7 +203,7 @@ for (const mode of ['worker', 'main'] as const) {
             );
           })
           .map((animation) => Number(animation.startTime)),
-      }));
+      );
       expect(postedAt).not.toBeNull();
       expect(starts).toHaveLength(3);
       // a millisecond for the two threads' time origins, each rounded

@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { OFFER_LEAD_MS } from '../../scenes/runtime/protocol.ts';
+import { playPostedAt, recordPlayPosted } from './play-probe.ts';
 import { openAs, startAppServer, type TestServer } from './players.ts';
 
 // The two wheels on both scene paths (the worker, and the main thread with `?scenes=main`): a spin hands
@@ -101,14 +102,8 @@ async function markStoodBy(page: Page): Promise<void> {
       const page = window as unknown as { __faceShownAt?: number };
       if (disc.dataset.staged === 'shown') page.__faceShownAt ??= performance.now();
     }).observe(disc, { attributes: true, attributeFilter: ['data-staged'] });
-    // when the page asks the worker to play (the worker path), on the page's time line as the turn is
-    const post = Worker.prototype.postMessage;
-    Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
-      if ((args[0] as { type?: unknown } | null)?.type === 'play')
-        (window as unknown as { __playPostedAt?: number }).__playPostedAt ??= performance.now();
-      return post.apply(this, args);
-    } as Worker['postMessage'];
   });
+  await recordPlayPosted(page);
   await expect(shownDiscs(page)).toHaveCount(0);
 }
 
@@ -148,10 +143,10 @@ async function expectHandedOff(page: Page, framesAtTap?: number): Promise<void> 
   } else {
     // from a worker, the staged face's turn starts OFFER_LEAD_MS after the play was asked for, so the page
     // takes the offer while the wheel still rests (causal: the worker read its clock after the message left)
-    const { postedAt, turnStart } = await page.evaluate(() => ({
-      postedAt: (window as unknown as { __playPostedAt?: number }).__playPostedAt ?? null,
-      turnStart: Number((window as unknown as { __readyTurn?: Animation }).__readyTurn?.startTime ?? NaN),
-    }));
+    const postedAt = await playPostedAt(page);
+    const turnStart = await page.evaluate(() =>
+      Number((window as unknown as { __readyTurn?: Animation }).__readyTurn?.startTime ?? NaN),
+    );
     expect(postedAt).not.toBeNull();
     // a millisecond for the two threads' time origins, each rounded
     expect(turnStart).toBeGreaterThanOrEqual(postedAt! + OFFER_LEAD_MS - 1);
