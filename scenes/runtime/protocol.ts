@@ -8,12 +8,13 @@ import type { CompositedDisc, CompositedStrip, SceneId, SceneSize, SettledResult
  */
 
 /**
- * From a worker, a play whose face the page has staged starts this long after its play message, ms: the
- * page is offered the face as the play starts, and gets it on screen and its turn started (the offer's
- * message, the face's opacity and animation, a style pass and a commit: 15–30 ms of a slow phone's main
- * thread, after whatever the page was doing for the answer) while the canvas still shows the rest pose.
- * Without it that work ran while the wheel's first frames were drawn, from a second thread competing with
- * the canvas's for a cheap phone's cores. Three frames at 60 Hz; the tap waits that much longer to see motion.
+ * From a worker, a play whose layers the page has staged (a wheel's face, a reel's strips) starts this long
+ * after its play message, ms: the page is offered them as the play starts, and gets them on screen and
+ * their motion started (the offer's message, their opacity, a strip's changed cards, the animations, a
+ * style pass and a commit: 15–50 ms of a slow phone's main thread, after whatever the page was doing for
+ * the answer) while the canvas still shows the rest pose. Without it that work ran while the first moving
+ * frames were drawn, on a thread competing with the canvas's for a cheap phone's cores. Three frames at
+ * 60 Hz; the tap waits that much longer to see motion.
  */
 export const OFFER_LEAD_MS = 50;
 

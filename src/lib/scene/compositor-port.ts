@@ -87,9 +87,9 @@ export function compositorPort(options: CompositorPortOptions): CompositorPort {
           void options.decoded(layers).then(() => {
             if (!current()) return;
             compositor.show(surface, layers);
-            // the frame that has them is committed after the first; the page's compositor draws it once
-            // their changed tiles are rasterized (a strip's restyled cards, a face shown): the second
-            // frame's turn comes after that, so the canvas stops drawing them only once they are drawn
+            // the next frame commits them, and the page's compositor draws them once their changed tiles
+            // are rasterized (a strip's restyled cards, a face shown); the frame after it commits only once
+            // those are in: the canvas stops drawing them after that one, not before they are drawn
             options.afterFrame(() =>
               options.afterFrame(() => {
                 if (current()) options.send({ type: 'shown', handoff });
