@@ -618,8 +618,10 @@ async function measureSpin(session: Session, spec: SpinSpec): Promise<Measuremen
           ? frameFigures(draws, { from: motion, to: Math.min(end, motion + spec.stillAfterMs * 1000) })
               .worstIntervalMs
           : out.spin.worstIntervalMs;
-      // a play handed to the page's compositor runs no animation frames: the thread that marked its motion
-      out.sceneThread = sceneThread(trace, pid, w) ?? markThread(trace, pid, signal!);
+      // the thread that marked the play's motion (the runtime marks it where it runs); without a mark, the one
+      // with the most animation frames. A play handed to the page's compositor before it moves runs almost no
+      // frames in the window, and the page's own (its UI's) can outnumber a worker's there
+      out.sceneThread = markThread(trace, pid, signal!) ?? sceneThread(trace, pid, w);
     }
     const idleEnd = tap - 300_000;
     const idleStart = Math.max(span.from + 300_000, idleEnd - IDLE_MS * 1000);
