@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
@@ -72,6 +73,30 @@ function launchMark(): Plugin {
 }
 
 /**
+ * The page icon written into index.html as a data: URL instead of linked. In a browser, a page's first sound
+ * (the first spin's first tick) makes it fetch the icon again, right as the motion starts: a linked icon is
+ * a fetch and a decode on the page's main thread then, an inline one only the decode (and the first screen
+ * makes one request fewer). The PNG is 2.4 KB. Telegram's webviews show no page icon at all.
+ */
+function inlinePageIcon(): Plugin {
+  const link = /<link rel="icon" type="image\/png" sizes="48x48" href="\/assets\/icon-48\.png" \/>/;
+  return {
+    name: 'giftcases-inline-page-icon',
+    transformIndexHtml: {
+      order: 'pre',
+      handler(html) {
+        if (!link.test(html)) throw new Error('index.html has no page icon link to inline');
+        const png = readFileSync(join(import.meta.dirname, 'assets', 'icon-48.png')).toString('base64');
+        return html.replace(
+          link,
+          `<link rel="icon" type="image/png" sizes="48x48" href="data:image/png;base64,${png}" />`,
+        );
+      },
+    },
+  };
+}
+
+/**
  * app.html: index.html without the first screen's picture preloads, served for every page but the case list
  * (/profile, /inventory, a case...). Those pictures are the list's; preloaded on another page they would be
  * fetched for nothing and the browser would warn that they were preloaded but not used. Runs after the page
@@ -97,6 +122,7 @@ export default defineConfig({
   plugins: [
     react(),
     inlineEntryCss(),
+    inlinePageIcon(),
     launchMark(),
     preloadLanguages(),
     pagesWithoutListPreloads(),
