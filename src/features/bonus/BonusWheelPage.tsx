@@ -1,5 +1,5 @@
 import { atom, useAtomValue, useStore } from 'jotai';
-import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { WheelSegment, WheelSpinResponse, WheelStateResponse } from '../../../contract/retention.ts';
@@ -15,6 +15,7 @@ import { formatTon } from '../../lib/format';
 import { hapticImpact, hapticNotification } from '../../lib/haptics';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { playWinSound, preloadSounds } from '../../lib/sound';
+import { afterTap } from '../../lib/ui/after-tap';
 import { ArtImage } from '../../lib/ui/ArtImage';
 import { usePress } from '../../lib/ui/press';
 import { SceneView, useFollowingAtom, type SceneCue } from '../../lib/scene/SceneView';
@@ -126,10 +127,10 @@ export function BonusWheelPage() {
     // the prize's balance push may come before the wheel starts: the header holds still until it lands
     releaseBalance.current();
     releaseBalance.current = holdBalance();
-    // the request leaves first; the screen's re-render is a transition after the tap
+    // the request leaves first; the screen's re-render follows in a task of its own (see afterTap)
     const request = spinWheel();
     hapticImpact('light');
-    startTransition(() => {
+    const asked = afterTap(() => {
       setError(null);
       setPhase('asking');
     });
@@ -144,6 +145,7 @@ export function BonusWheelPage() {
       // the wheel turns now; the screen shows nothing new until it lands
       store.set(wheelSpin, next);
     } catch (failure) {
+      asked();
       setError(apiErrorText(failure));
       setPhase('idle');
       busy.current = false;

@@ -20,6 +20,7 @@ import { hapticImpact, hapticNotification, hapticSelection, lockVerticalSwipes }
 import { runMoneyAction } from '../../lib/money-action';
 import { preloadSounds } from '../../lib/sound';
 import { ArtImage } from '../../lib/ui/ArtImage';
+import { afterTap } from '../../lib/ui/after-tap';
 import { usePress } from '../../lib/ui/press';
 import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { QueryState, type QueryLike } from '../../lib/ui/QueryState';
@@ -145,12 +146,13 @@ export function UpgradePage() {
       // is out. A smooth scroll ran ~300 ms at 6x, well into the wheel's start: every frame of it a scroll
       // event, a hover hit test (the page moving under the finger), style and a commit on the main thread
       panel.current?.scrollIntoView?.({ block: 'nearest', behavior: 'instant' });
-      // the request has left: the screen's re-render (buttons held, the phase) is a transition after the
-      // tap, not work between the tap and the wheel; the guard above already holds a second tap
+      // the request has left: the screen's re-render (buttons held, the phase) follows in a task of its own
+      // (see afterTap), not work between the tap and the wheel; the guard above already holds a second tap
       hapticImpact('medium');
-      startTransition(() => dispatch({ type: 'start' }));
+      const started = afterTap(() => dispatch({ type: 'start' }));
       try {
         const answer = await roll;
+        started();
         // the wheel turns now (the roll atom reaches the scene by subscription, not through a render), and
         // nothing renders for it: the wheel's box follows the atom by subscription too, the chance under it
         // renders only if its text changes (in a transition), and the screen takes the answer in when the
@@ -160,6 +162,7 @@ export function UpgradePage() {
           if (spinId !== null) awaiting.current = { spinId, answer };
         });
       } catch (error) {
+        started();
         showRoll(null, restingChance.current);
         startTransition(() =>
           dispatch({ type: 'failed', error: apiErrorText(error, t('upgrade.result.error')) }),
