@@ -23,3 +23,27 @@ export async function recordPlayPosted(page: Page): Promise<void> {
 /** When the page first posted a `play` since recordPlayPosted(), or null. */
 export const playPostedAt = (page: Page): Promise<number | null> =>
   page.evaluate(() => (window as Probed).__playPostedAt ?? null);
+
+/**
+ * When the running composited motions (a wheel's face: `.scene-disc`; reels: `.scene-strip`) begin to move,
+ * on the page's time line: an animation's start, or, for one that holds its first pose before it moves
+ * (keyframes: the pose, the same pose, the end), the end of that hold.
+ */
+export const motionStarts = (page: Page, layer: '.scene-disc' | '.scene-strip'): Promise<number[]> =>
+  page.evaluate(
+    (selector) =>
+      document
+        .getAnimations()
+        .filter((animation) => {
+          const target = (animation.effect as KeyframeEffect | null)?.target;
+          return animation.playState === 'running' && target instanceof Element && target.closest(selector);
+        })
+        .map((animation) => {
+          const effect = animation.effect as KeyframeEffect;
+          const frames = effect.getKeyframes();
+          const held = frames.length === 3 && frames[0]!.transform === frames[1]!.transform;
+          const duration = Number(effect.getComputedTiming().duration);
+          return Number(animation.startTime) + (held ? frames[1]!.computedOffset * duration : 0);
+        }),
+    layer,
+  );

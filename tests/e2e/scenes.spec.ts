@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { OFFER_LEAD_MS } from '../../scenes/runtime/protocol.ts';
-import { playPostedAt, recordPlayPosted } from './play-probe.ts';
+import { motionStarts, playPostedAt, recordPlayPosted } from './play-probe.ts';
 
 // The scene runtime on both of its paths: in a worker on an OffscreenCanvas (the default where the browser
 // can), and on the main thread (`?scenes=main`, for browsers whose workers cannot draw). On both, a spin is
@@ -190,20 +190,10 @@ for (const mode of ['worker', 'main'] as const) {
     // page has shown the strips), which a busy machine may draw only now: then nothing until the reels land
     await expect.poll(() => stoppedOver(page, 300), { timeout: 10_000 }).toBe(true);
     if (mode === 'worker') {
-      // the staged strips were offered as the play started, and their scrolls start OFFER_LEAD_MS after the
-      // play was asked for: the page takes them while the reels still rest (causal, not timed)
+      // the staged strips were offered as the play started, and their scrolls start moving OFFER_LEAD_MS
+      // after the play was asked for: the page takes them while the reels still rest (causal, not timed)
       const postedAt = await playPostedAt(page);
-      const starts = await page.evaluate(() =>
-        document
-          .getAnimations()
-          .filter((animation) => {
-            const target = (animation.effect as KeyframeEffect | null)?.target;
-            return (
-              animation.playState === 'running' && target instanceof Element && target.closest('.scene-strip')
-            );
-          })
-          .map((animation) => Number(animation.startTime)),
-      );
+      const starts = await motionStarts(page, '.scene-strip');
       expect(postedAt).not.toBeNull();
       expect(starts).toHaveLength(3);
       // a millisecond for the two threads' time origins, each rounded

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { OFFER_LEAD_MS } from '../../scenes/runtime/protocol.ts';
-import { playPostedAt, recordPlayPosted } from './play-probe.ts';
+import { motionStarts, playPostedAt, recordPlayPosted } from './play-probe.ts';
 import { openAs, startAppServer, type TestServer } from './players.ts';
 
 // The two wheels on both scene paths (the worker, and the main thread with `?scenes=main`): a spin hands
@@ -118,7 +118,7 @@ async function expectHandedOff(page: Page, framesAtTap?: number): Promise<void> 
   await expect(discs).toHaveCount(1);
   await expect(discs).toHaveAttribute('data-probe', 'stood-by');
   expect(await discs.evaluate((disc) => getComputedStyle(disc).opacity)).toBe('1');
-  // the spin runs the turn that waited, given its angles and start: no easing parsed as it starts
+  // the spin runs the turn that waited, given its angles and start
   expect(
     await discs.evaluate((disc) => {
       const running = disc.getAnimations().filter((animation) => animation.playState === 'running');
@@ -141,15 +141,15 @@ async function expectHandedOff(page: Page, framesAtTap?: number): Promise<void> 
     expect(motionAt).not.toBeNull();
     expect(shownAt!).toBeLessThanOrEqual(motionAt!);
   } else {
-    // from a worker, the staged face's turn starts OFFER_LEAD_MS after the play was asked for, so the page
-    // takes the offer while the wheel still rests (causal: the worker read its clock after the message left)
+    // from a worker, the staged face's turn starts moving OFFER_LEAD_MS after the play was asked for, so the
+    // page takes the offer while the wheel still rests (causal: the worker read its clock after the message
+    // left); the turn runs from the page's frame that took it, holding the rest pose until then
     const postedAt = await playPostedAt(page);
-    const turnStart = await page.evaluate(() =>
-      Number((window as unknown as { __readyTurn?: Animation }).__readyTurn?.startTime ?? NaN),
-    );
+    const turnStarts = await motionStarts(page, '.scene-disc');
     expect(postedAt).not.toBeNull();
+    expect(turnStarts).toHaveLength(1);
     // a millisecond for the two threads' time origins, each rounded
-    expect(turnStart).toBeGreaterThanOrEqual(postedAt! + OFFER_LEAD_MS - 1);
+    expect(turnStarts[0]!).toBeGreaterThanOrEqual(postedAt! + OFFER_LEAD_MS - 1);
   }
   const before = await turns(page);
   const drawn = await framesOver(page, 1_000);

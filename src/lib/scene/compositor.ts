@@ -64,12 +64,55 @@ const linearEasingSupported =
   typeof CSS.supports === 'function' &&
   CSS.supports('animation-timing-function', 'linear(0, 0.5 25%, 1)');
 
+/** The page's time line now: the current frame's time (an animation started at it runs from this frame). */
+function timelineNow(): number {
+  const now = document.timeline.currentTime;
+  return typeof now === 'number' ? now : performance.now();
+}
+
+/**
+ * When a motion's animation starts, and how long it holds its first pose before it moves, ms. A motion the
+ * page gets ahead of its start (a worker's play is offered OFFER_LEAD_MS before it moves) runs from now,
+ * holding still until its first keyframe, rather than from that keyframe's time: an animation whose start
+ * is still to come goes from waiting to running at that start, and the page's main thread runs a frame for
+ * it then (style and a commit), right as the wheel or the reels begin to move. Run from now, that frame is
+ * the one that shows it.
+ */
+function startOf(first: number): { start: number; hold: number } {
+  const start = Math.min(first, timelineNow());
+  const hold = first - start;
+  return hold >= 1 ? { start, hold } : { start: first, hold: 0 };
+}
+
+/**
+ * A two-pose motion's keyframes and timing: from `from` to `to` along `easing`, after holding `from` for
+ * `hold` ms (the hold a linear first part, the motion's easing on the keyframe that ends it).
+ */
+function heldMotion(
+  from: string,
+  to: string,
+  duration: number,
+  hold: number,
+  easing: string,
+): { keyframes: Keyframe[]; timing: { duration: number; easing: string } } {
+  if (hold <= 0) return { keyframes: [{ transform: from }, { transform: to }], timing: { duration, easing } };
+  return {
+    keyframes: [
+      { transform: from, offset: 0 },
+      { transform: from, offset: hold / (hold + duration), easing },
+      { transform: to, offset: 1 },
+    ],
+    timing: { duration: hold + duration, easing: 'linear' },
+  };
+}
+
 /**
  * Runs a linear-keyframed motion (times on the page's time line, performance.now()) on an element's
  * transform. Where the browser has linear() easings, the same piecewise-linear curve is one easing of a
  * two-keyframe animation (the scene's own string when it has one made, see CompositedDisc.easing): one
  * string to parse instead of hundreds of keyframes to convert and parse (a reel's 300 keyframes cost ~25 ms
- * of a slow phone's main thread right as the spin starts); elsewhere the keyframes themselves.
+ * of a slow phone's main thread right as the spin starts); elsewhere the keyframes themselves. A motion
+ * that starts later holds its first pose until then (see startOf).
  */
 function animateAlong<K extends { t: number }>(
   element: HTMLElement,
@@ -82,24 +125,23 @@ function animateAlong<K extends { t: number }>(
   const last = keyframes.at(-1);
   if (!first || !last) return null;
   const duration = Math.max(last.t - first.t, 1);
+  const { start, hold } = startOf(first.t);
   const easing = linearEasingSupported ? (made ?? linearEasing(keyframes, valueOf)) : null;
   let animation: Animation;
   if (easing) {
-    animation = element.animate(
-      [{ transform: transform(valueOf(first)) }, { transform: transform(valueOf(last)) }],
-      { duration, fill: 'both', easing },
-    );
+    const motion = heldMotion(transform(valueOf(first)), transform(valueOf(last)), duration, hold, easing);
+    animation = element.animate(motion.keyframes, { ...motion.timing, fill: 'both' });
   } else {
-    animation = element.animate(
-      keyframes.map((k) => ({
-        transform: transform(valueOf(k)),
-        offset: Math.min(Math.max((k.t - first.t) / duration, 0), 1),
-      })),
-      { duration, fill: 'both', easing: 'linear' },
-    );
+    const total = hold + duration;
+    const frames: Keyframe[] = keyframes.map((k) => ({
+      transform: transform(valueOf(k)),
+      offset: Math.min(Math.max((k.t - start) / total, 0), 1),
+    }));
+    if (hold > 0) frames.unshift({ transform: transform(valueOf(first)), offset: 0 });
+    animation = element.animate(frames, { duration: total, fill: 'both', easing: 'linear' });
   }
   // the document's time line counts from the page's time origin, as performance.now() does
-  animation.startTime = first.t;
+  animation.startTime = start;
   return animation;
 }
 
@@ -263,10 +305,14 @@ function startReady(ready: Ready, layer: CompositedLayer): Animation | null {
     return null;
   }
   const at = (k: (typeof layer.keyframes)[number]) => ('angle' in k ? rotate(k.angle) : scrollTo(k.x));
-  effect.setKeyframes([{ transform: at(first) }, { transform: at(last) }]);
-  effect.updateTiming({ duration: Math.max(last.t - first.t, 1) });
+  const { start, hold } = startOf(first.t);
+  const motion = heldMotion(at(first), at(last), Math.max(last.t - first.t, 1), hold, ready.easing);
+  effect.setKeyframes(motion.keyframes);
+  // without a hold, the easing it was made with stays (parsed while the wheel rested); a hold moves it
+  // onto the keyframe that starts the motion
+  effect.updateTiming(hold > 0 ? motion.timing : { duration: motion.timing.duration });
   // a paused animation given a start time runs from it
-  ready.animation.startTime = first.t;
+  ready.animation.startTime = start;
   return ready.animation;
 }
 
