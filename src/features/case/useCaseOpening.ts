@@ -10,6 +10,7 @@ import {
   prepareVerticalSwipeLock,
 } from '../../lib/haptics';
 import { preloadSounds, preloadSoundsIfAllowed } from '../../lib/sound';
+import { afterTap } from '../../lib/ui/after-tap';
 import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
 import { runMoneyAction } from '../../lib/money-action';
 import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
@@ -196,13 +197,15 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       // own drops are held off the feed from before the request leaves until the win screen shows
       releaseDrops();
       hold.current = holdOwnDrops();
-      // the request leaves first: the screen's re-render and the sounds' start come after it (a transition
-      // and a task of their own), not between the tap and the request, where a slow phone would wait on them
+      // the request leaves first: the screen's re-render and the sounds' start come after it (tasks of their
+      // own, see afterTap), not between the tap and the request, where a slow phone would wait on them
       hapticImpact('medium');
-      startTransition(() => setState({ ...IDLE, phase: 'opening', mode: 'normal', count }));
+      const opening = afterTap(() => setState({ ...IDLE, phase: 'opening', mode: 'normal', count }));
       void (async () => {
         try {
           const answer = await request;
+          // the screen's updates keep their order: 'opening' before the answer's
+          opening();
           // paid and won: kept until the win screen shows, so leaving or reloading mid-spin loses nothing
           keepUnseen('case', caseId, answer.results);
           // the reels first: the roulette starts from here, the screen's render follows
@@ -220,6 +223,7 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
             setState({ ...IDLE, phase: 'spinning', mode: 'normal', count, results: answer.results }),
           );
         } catch (error) {
+          opening();
           fail(error);
           reset();
         }
