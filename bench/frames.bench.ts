@@ -78,6 +78,7 @@
 //   BENCH_TRACE_DIR       keeps every raw trace there (to open in chrome://tracing or Perfetto)
 //   BENCH_TRACE_PROFILE=1 records V8's CPU samples in the traces too (which functions ran; costs time)
 //   BENCH_NO_BUILD=1      skips the client build (only when the build is known to be current)
+//   BENCH_LOG_LEVEL       the server's log level (default warn; info logs each request with its time)
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -205,7 +206,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     DATA_DIR: dataDir,
     NODE_ENV: 'production',
     DEBUG_SCENES: '1',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     // demo mode (no bot token) with a demo player rich enough for every opening of the run
     BOT_TOKEN: '',
     DATABASE_URL: '',
