@@ -118,3 +118,46 @@ test('socket dropped: the balance poll resumes; socket back: the poll stops', as
   await page.waitForTimeout(12_000);
   expect(polls.count() - settled, 'no poll once the socket is back').toBe(0);
 });
+
+test('a case opening holds the pushed balance only until its reels move: a later credit shows', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const socket = watchSocket(page);
+  await page.goto('/case/starter');
+  await expect(page.getByTestId('open-button')).toBeEnabled({ timeout: 30_000 });
+  await expect.poll(() => socket.signedIn(), { timeout: 30_000 }).toBe(true);
+  const polls = countBalancePolls(page);
+
+  const answer = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/cases/open-multiple' && r.request().method() === 'POST',
+  );
+  await page.getByTestId('open-button').click();
+  const opened = (await (await answer).json()) as { balance: string };
+  // the opening's own balance (from its answer and its push) shows as the reels move
+  await expect(page.getByTestId('roulette')).toHaveAttribute('data-spinning', 'true');
+  const paid = readShown(opened.balance);
+  await expect.poll(() => headerBalance(page)).toBe((paid / 10_000_000n) * 10_000_000n);
+
+  // a credit during the spin waits for its end (the header holds still while a scene plays), then shows
+  const credit = await page.request.post('/api/deposit/demo', {
+    headers: { authorization: `Bearer ${await tokenOf(page)}` },
+    data: { amount: '2', method: 'cryptobot' },
+  });
+  expect(credit.ok(), await credit.text()).toBe(true);
+  await expect(page.getByTestId('win-screen')).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => headerBalance(page), { timeout: 20_000 }).toBeGreaterThan(paid);
+  const after = await serverBalance(page);
+  await expect.poll(() => headerBalance(page)).toBe((after / 10_000_000n) * 10_000_000n);
+
+  // and one after the win screen closed, with nothing playing
+  await page.getByTestId('keep-button').click();
+  await expect(page.getByTestId('win-screen')).toHaveCount(0);
+  const second = await page.request.post('/api/deposit/demo', {
+    headers: { authorization: `Bearer ${await tokenOf(page)}` },
+    data: { amount: '1.5', method: 'cryptobot' },
+  });
+  expect(second.ok(), await second.text()).toBe(true);
+  await expect.poll(() => headerBalance(page), { timeout: 20_000 }).toBeGreaterThan(after);
+  expect(polls.count(), 'balance requests').toBe(0);
+});

@@ -14,6 +14,7 @@ import { afterTap } from '../../lib/ui/after-tap';
 import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
 import { runMoneyAction } from '../../lib/money-action';
 import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
+import { holdBalance } from '../../state/live';
 import { meAtom } from '../../state/queries';
 import { keepUnseen, markSeen, readUnseen } from '../../state/unseen';
 import { buildReels } from './model';
@@ -124,6 +125,12 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
     hold.current?.release();
     hold.current = null;
   }, []);
+  // the socket's balance pushes wait from the tap until the reels move (see open)
+  const balanceHold = useRef<(() => void) | null>(null);
+  const releaseBalance = useCallback(() => {
+    balanceHold.current?.();
+    balanceHold.current = null;
+  }, []);
 
   const later = useCallback((fn: () => void, ms: number) => {
     const timer = setTimeout(() => {
@@ -144,8 +151,9 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       for (const timer of pending) clearTimeout(timer);
       pending.clear();
       releaseDrops();
+      releaseBalance();
     };
-  }, [releaseDrops]);
+  }, [releaseDrops, releaseBalance]);
 
   const reset = useCallback(() => {
     busy.current = false;
@@ -197,6 +205,12 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       // own drops are held off the feed from before the request leaves until the win screen shows
       releaseDrops();
       hold.current = holdOwnDrops();
+      // the opening's new balance is pushed over the socket as its answer comes: shown then, it would render
+      // the header and the controls between the answer and the reels' start. The answer carries the balance
+      // too; both show once the reels move (and a push during the spin waits for its end, as ever)
+      releaseBalance();
+      const balanceShows = holdBalance();
+      balanceHold.current = balanceShows;
       // the request leaves first: the screen's re-render and the sounds' start come after it (tasks of their
       // own, see afterTap), not between the tap and the request, where a slow phone would wait on them
       hapticImpact('medium');
@@ -212,11 +226,15 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
           store.set(reels, buildReels(pieces, answer.results, store.get(trackSeeds)));
           // the next opening's (read by the roulette only once no reel plays)
           store.set(trackSeeds, freshTrackSeeds());
-          // the page has its gesture now, so the audio context may start: once the reels move (making
-          // one is a long task on a slow phone, which must not stand between the answer and the motion)
-          afterFirstFrames(preloadSounds);
           hold.current?.answered(answer.results.map((r) => r.openingId));
-          void applyBalance(answer.balance);
+          // once the reels move: the page has its gesture now, so the audio context may start (making one
+          // is a long task on a slow phone), and the new balance shows; neither may stand between the
+          // answer and the motion
+          afterFirstFrames(() => {
+            preloadSounds();
+            void applyBalance(answer.balance);
+            balanceShows();
+          });
           // whole, not on top of the 'opening' state: that transition may not have been rendered yet;
           // a transition too, so its render yields to the reels' first frames
           startTransition(() =>
@@ -224,12 +242,13 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
           );
         } catch (error) {
           opening();
+          balanceShows();
           fail(error);
           reset();
         }
       })();
     },
-    [caseId, fail, reset, releaseDrops, store, reels, trackSeeds],
+    [caseId, fail, reset, releaseDrops, releaseBalance, store, reels, trackSeeds],
   );
 
   const quickOpen = useCallback(
