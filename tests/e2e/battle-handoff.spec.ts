@@ -229,3 +229,54 @@ for (const mode of ['worker', 'main'] as const) {
     });
   });
 }
+
+test('a read of the battle still out when the bots’ answer lands is dropped: the room never goes back to open', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await inBattleRoom(browser, ['starter'], 'worker', async (page, id) => {
+    const room = page.getByTestId('battle-room');
+    // the room's next read of the battle (its poll while the battle waits) is answered by the server at
+    // once, and that answer (the battle still open) is held on the way back until the bots' answer is in
+    let held: () => void = () => undefined;
+    const readOut = new Promise<void>((resolve) => (held = resolve));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    await page.route(`**/api/battles/${id}`, async (route) => {
+      if (route.request().method() !== 'GET' || reads++ > 0) return route.continue();
+      const response = await route.fetch();
+      held();
+      await released;
+      // the page may have given up on it (aborted): then there is nothing to hand back
+      await route.fulfill({ response }).catch(() => undefined);
+    });
+    await readOut;
+    // what it holds is the battle as it is now, waiting for players
+    const now = await server.call<{ battle: Battle }>('GET', `/battles/${id}`, {
+      token: await tokenOf(page),
+    });
+    expect(now.body.battle.status).toBe('open');
+
+    const bots = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === `/api/battles/${id}/bots` && r.request().method() === 'POST',
+    );
+    await page.getByTestId('battle-bots').click();
+    expect((await bots).ok()).toBe(true);
+    await expect(room).toHaveAttribute('data-status', 'running');
+    // every status the room shows from now on, while the old read comes back
+    await room.evaluate((element) => {
+      const seen: string[] = [];
+      (window as unknown as { statuses: string[] }).statuses = seen;
+      new MutationObserver(() => seen.push(element.getAttribute('data-status') ?? '')).observe(element, {
+        attributes: true,
+        attributeFilter: ['data-status'],
+      });
+    });
+    release();
+    await page.waitForTimeout(1_500);
+    const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+    expect(statuses).not.toContain('open');
+    await expect(room).not.toHaveAttribute('data-status', 'open');
+  });
+});

@@ -29,8 +29,8 @@ const battleKeys = {
 const fetchLobby = async (): Promise<Battle[]> => (await api.request<BattlesResponse>('/battles')).battles;
 const fetchHistory = async (): Promise<Battle[]> =>
   (await api.request<BattlesResponse>('/battles/history')).battles;
-const fetchBattle = async (id: string): Promise<Battle> =>
-  (await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}`)).battle;
+const fetchBattle = async (id: string, signal?: AbortSignal): Promise<Battle> =>
+  (await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}`, { signal })).battle;
 
 /** GET /battles → the lobby: open and running battles, kept fresh by the battles socket. */
 export const battleLobbyAtom = atomWithQuery(() => ({ queryKey: battleKeys.lobby, queryFn: fetchLobby }));
@@ -54,7 +54,8 @@ export function battleAtom(id: string): BattleQueryAtom {
   if (!found) {
     found = atomWithQuery(() => ({
       queryKey: battleKeys.one(id),
-      queryFn: () => fetchBattle(id),
+      // a read dropped for a newer answer (showBattle) is aborted, not read and parsed for nothing
+      queryFn: ({ signal }) => fetchBattle(id, signal),
       refetchInterval: (query: { state: { data?: Battle } }) => {
         const status = query.state.data?.status;
         // with the socket up its events bring each round: the poll is only a slow safety net then (a
@@ -68,9 +69,20 @@ export function battleAtom(id: string): BattleQueryAtom {
   return found;
 }
 
+/**
+ * A battle the server answered with goes into the cache. A read of it still in flight (the room's poll, a
+ * refetch for an event) is dropped first: it was asked for before this answer and would overwrite it with
+ * the battle as it was (still open, its seats empty), and its answer would render the room again for
+ * nothing as the reels start.
+ */
+async function showBattle(battle: Battle): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: battleKeys.one(battle.id), exact: true });
+  queryClient.setQueryData(battleKeys.one(battle.id), battle);
+}
+
 /** After a seat was bought (create, join) or refunded (cancel): the battle and balance the server answered. */
 async function applySeatAnswer(answer: { battle: Battle; balance: string }): Promise<void> {
-  queryClient.setQueryData(battleKeys.one(answer.battle.id), answer.battle);
+  await showBattle(answer.battle);
   void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
   void queryClient.invalidateQueries({ queryKey: battleKeys.history });
   await applyBalance(answer.balance);
@@ -110,7 +122,7 @@ export async function fillWithBots(id: string): Promise<Battle> {
     const filled = await api.request<BattleResponse>(`/battles/${encodeURIComponent(id)}/bots`, {
       method: 'POST',
     });
-    queryClient.setQueryData(battleKeys.one(id), filled.battle);
+    await showBattle(filled.battle);
     return filled;
   });
   void queryClient.invalidateQueries({ queryKey: battleKeys.lobby });
