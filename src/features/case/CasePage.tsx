@@ -159,9 +159,11 @@ const CountOptions = memo(function CountOptions({
   onCount: (count: OpenCount) => void;
 }) {
   const { t } = useTranslation();
+  // the labels are plural lookups: made once per language, not again when a tap holds the buttons
+  const labels = useMemo(() => COUNTS.map((n) => t('case.count', { count: n })), [t]);
   return (
     <div className="case-count" role="group" aria-label={t('case.countLabel')}>
-      {COUNTS.map((n) => (
+      {COUNTS.map((n, i) => (
         <button
           key={n}
           type="button"
@@ -175,7 +177,7 @@ const CountOptions = memo(function CountOptions({
             onCount(n);
           }}
         >
-          {t('case.count', { count: n })}
+          {labels[i]}
         </button>
       ))}
     </div>
