@@ -127,7 +127,7 @@ export function BonusWheelPage() {
     // the prize's balance push may come before the wheel starts: the header holds still until it lands
     releaseBalance.current();
     releaseBalance.current = holdBalance();
-    // the request leaves first; the screen's re-render follows in a task of its own (see afterTap)
+    // the request leaves first; the screen's re-render follows in the tap's next frame (see afterTap)
     const request = spinWheel();
     hapticImpact('light');
     const asked = afterTap(() => {

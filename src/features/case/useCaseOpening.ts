@@ -211,8 +211,9 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       releaseBalance();
       const balanceShows = holdBalance();
       balanceHold.current = balanceShows;
-      // the request leaves first: the screen's re-render and the sounds' start come after it (tasks of their
-      // own, see afterTap), not between the tap and the request, where a slow phone would wait on them
+      // the request leaves first: the screen's re-render comes after it (in the tap's next frame, see
+      // afterTap) and the sounds' start once the reels move, not between the tap and the request, where a
+      // slow phone would wait on them
       hapticImpact('medium');
       const opening = afterTap(() => setState({ ...IDLE, phase: 'opening', mode: 'normal', count }));
       void (async () => {

@@ -146,8 +146,8 @@ export function UpgradePage() {
       // is out. A smooth scroll ran ~300 ms at 6x, well into the wheel's start: every frame of it a scroll
       // event, a hover hit test (the page moving under the finger), style and a commit on the main thread
       panel.current?.scrollIntoView?.({ block: 'nearest', behavior: 'instant' });
-      // the request has left: the screen's re-render (buttons held, the phase) follows in a task of its own
-      // (see afterTap), not work between the tap and the wheel; the guard above already holds a second tap
+      // the request has left: the screen's re-render (buttons held, the phase) follows in the tap's next
+      // frame (see afterTap), not work between the tap and the wheel; the guard above holds a second tap
       hapticImpact('medium');
       const started = afterTap(() => dispatch({ type: 'start' }));
       try {
