@@ -36,6 +36,12 @@ const FLUSH_MS = 100;
 /** While the page is hidden (no animation frames), moving scenes are still stepped this often, ms. */
 const HIDDEN_STEP_MS = 200;
 /**
+ * Composited plays that end within this of each other (a battle round's reels, one per seat, started by
+ * one answer) are taken back together and land in one frame, ms: a play that has ended waits that long at
+ * most, its layers holding their last pose, for the others.
+ */
+const LAND_TOGETHER_MS = 50;
+/**
  * Trace marks around a play (read by the frames benchmark from a Chrome trace): `scene:motion` right after
  * drawing the first frame of a play whose pose has left its start, `scene:settled` when it ends. Made on whichever thread the host runs.
  */
@@ -113,6 +119,8 @@ interface Surface {
   scheduled: boolean;
   /** The current play's strips are on the page's compositor: the timer that ends their hand-off. */
   composited: ReturnType<typeof setTimeout> | null;
+  /** When the composited play's last keyframe passes (performance.now()), null when not composited. */
+  landsAt: number | null;
   /** The current play's strips were sent to the page, which has not said it shows them: the hand-off's number. */
   offered: number | null;
   /** Hand-offs offered so far (an answer for an older one is ignored). */
@@ -137,6 +145,8 @@ export class SceneHost {
   private readonly artCache = new Map<string, Promise<Texture | null>>();
   private readonly stripImageCache = new WeakMap<Texture, Promise<Blob | null>>();
   private frames = 0;
+  /** Animation-frame callbacks (and hidden steps) run so far. */
+  private loops = 0;
   private scheduled = 0;
   private hiddenTimer: ReturnType<typeof setTimeout> | undefined;
   private visible = true;
@@ -282,6 +292,7 @@ export class SceneHost {
       inMotion: false,
       scheduled: false,
       composited: null,
+      landsAt: null,
       offered: null,
       offers: 0,
       hideStrips: false,
@@ -477,9 +488,33 @@ export class SceneHost {
 
   /** The play's layers move on the page: one frame draws the canvas without them, the next ends the play. */
   private handedOver(surface: Surface, end: number): void {
-    // the last keyframe has passed: take the layers back, as a change mid-spin does
-    surface.composited = setTimeout(() => this.uncomposite(surface), Math.max(end - surface.clock.now(), 0));
+    const landsAt = performance.now() + Math.max(end - surface.clock.now(), 0);
+    surface.landsAt = landsAt;
+    surface.composited = setTimeout(() => this.land(surface), Math.ceil(landsAt - performance.now()));
     this.invalidate(surface);
+  }
+
+  /**
+   * A composited play's last keyframe has passed: its layers are taken back, as a change mid-spin does, and
+   * with them those of every other play that has ended, so they land in one frame (one canvas draw and one
+   * commit of the page, not one each). A play still moving that ends within LAND_TOGETHER_MS is waited for.
+   */
+  private land(surface: Surface): void {
+    const now = performance.now();
+    let wait = -Infinity;
+    for (const other of this.surfaces.values()) {
+      const at = other.landsAt;
+      if (other === surface || other.composited === null || at === null) continue;
+      if (at > now && at <= surface.landsAt! + LAND_TOGETHER_MS) wait = Math.max(wait, at);
+    }
+    if (wait > now) {
+      // (timers round their delay down to whole milliseconds: rounded up, this one never fires early)
+      surface.composited = setTimeout(() => this.land(surface), Math.ceil(wait - now));
+      return;
+    }
+    for (const other of [...this.surfaces.values()])
+      if (other.composited !== null && other.landsAt !== null && other.landsAt <= now)
+        this.uncomposite(other);
   }
 
   /** Takes a play's strips back from the compositor (a change mid-spin): frames draw the rest of it. */
@@ -496,6 +531,7 @@ export class SceneHost {
     if (surface.composited === null) return;
     clearTimeout(surface.composited);
     surface.composited = null;
+    surface.landsAt = null;
     surface.scene?.composite?.(false);
     surface.hideStrips = true;
     this.animate(surface);
@@ -544,6 +580,7 @@ export class SceneHost {
     surface.closed = true;
     if (surface.composited !== null) clearTimeout(surface.composited);
     surface.composited = null;
+    surface.landsAt = null;
     surface.offered = null;
     this.options.compositor?.hide(surface.id);
     this.options.compositor?.standBy(surface.id, []);
@@ -577,6 +614,7 @@ export class SceneHost {
   /** One animation frame: every surface that moves or changed is drawn once. */
   private readonly frame = (now: number) => {
     this.scheduled = 0;
+    this.loops += 1;
     for (const surface of this.surfaces.values()) {
       if (!surface.scene || !surface.renderer || !(surface.animating || surface.dirty)) continue;
       const at = surface.clock.now();
@@ -606,6 +644,7 @@ export class SceneHost {
   /** While hidden: step moving scenes without drawing, so they still settle and report. */
   private readonly step = () => {
     this.hiddenTimer = undefined;
+    this.loops += 1;
     for (const surface of this.surfaces.values()) {
       if (!surface.scene || !surface.animating) continue;
       const at = surface.clock.now();
@@ -666,7 +705,7 @@ export class SceneHost {
     surface.lastFlush = now;
     if (surface.events.length === 0) return;
     const events = surface.events.splice(0);
-    this.options.post({ type: 'events', surface: surface.id, events, frames: this.frames });
+    this.options.post({ type: 'events', surface: surface.id, events, frames: this.frames, loop: this.loops });
   }
 
   stats(): RuntimeStats {

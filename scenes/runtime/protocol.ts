@@ -91,7 +91,14 @@ export type SentLayer =
   | (Omit<CompositedDisc, 'image' | 'keyframes'> & { image: number | null; keyframes: Float64Array });
 
 export type FromRuntime =
-  | { type: 'events'; surface: number; events: SceneEvent[]; frames: number }
+  | {
+      type: 'events';
+      surface: number;
+      events: SceneEvent[];
+      frames: number;
+      /** The runtime's animation frames (its frame loop's callbacks) so far: events of one frame share it. */
+      loop: number;
+    }
   | { type: 'art-request'; url: string }
   | { type: 'stats'; request: number; stats: RuntimeStats }
   /**

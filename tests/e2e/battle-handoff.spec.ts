@@ -51,6 +51,18 @@ const battleReelsLanded = (page: Page, from: number) =>
     from,
   );
 
+/** The runtime's animation frame each battle reel landed in since the `from`th landing. */
+const battleReelLoops = (page: Page, from: number) =>
+  page.evaluate(
+    (start) =>
+      (window.__scenes!.settled as Landed[])
+        .map((landed, i) => ({ landed, loop: window.__scenes!.settledLoops[i] }))
+        .slice(start)
+        .filter(({ landed }) => landed.scene === 'battle-reel')
+        .map(({ loop }) => loop),
+    from,
+  );
+
 /** Frames the runtime draws over `ms` of page time. */
 async function framesOver(page: Page, ms: number): Promise<number> {
   const before = await stats(page);
@@ -189,6 +201,9 @@ for (const mode of ['worker', 'main'] as const) {
         expect(sorted(await battleReelsLanded(page, before))).toEqual(
           sorted(await serverLandings(page, id, round)),
         );
+        // the reels, all three on the compositor (the stop above), are taken back together and land in
+        // one frame of the runtime: one canvas draw and one commit of the page, not one a seat
+        expect(new Set(await battleReelLoops(page, before)).size).toBe(1);
         await expect(strips).toHaveCount(0);
         if (round === 1) {
           page.off('request', countReads);

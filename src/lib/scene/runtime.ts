@@ -54,6 +54,8 @@ let port: CompositorPort | null = null;
 const statsRequests = new Map<number, (stats: RuntimeStats) => void>();
 /** Where the last spins landed, as the runtime reported them (newest last, a few kept). */
 const settledLog: SettledResult[] = [];
+/** The runtime's animation frame each of those landings was drawn in (see the events message's `loop`). */
+const settledLoops: number[] = [];
 const SETTLED_KEPT = 20;
 /** Spins the runtime has reported started (the reels move from then on, preparation is over). */
 let startedCount = 0;
@@ -101,7 +103,11 @@ function receive(message: FromRuntime): void {
       if (event.type !== 'settled') continue;
       setPlaying(message.surface, false);
       settledLog.push(event.result);
-      if (settledLog.length > SETTLED_KEPT) settledLog.shift();
+      settledLoops.push(message.loop);
+      if (settledLog.length > SETTLED_KEPT) {
+        settledLog.shift();
+        settledLoops.shift();
+      }
     }
     listeners.get(message.surface)?.(message.events);
   } else if (message.type === 'art-request') {
@@ -264,6 +270,8 @@ interface ScenesDebugGlobal {
   readonly eventMessages: number;
   /** Where the last spins landed, as the runtime reported them (newest last). */
   readonly settled: readonly SettledResult[];
+  /** The runtime's animation frame each of `settled` landed in: plays that landed together share it. */
+  readonly settledLoops: readonly number[];
 }
 
 declare global {
@@ -285,4 +293,5 @@ window.__scenes = {
     return eventMessages;
   },
   settled: settledLog,
+  settledLoops,
 };
