@@ -105,10 +105,18 @@ export function useMoneyAction(scope: string): MoneyAction {
     () => busyScopes.has(scope),
     () => false,
   );
-  const run = useCallback(
+  const run = useMoneyRun(scope);
+  return { busy, run };
+}
+
+/**
+ * The scope's `run` alone, for a component that shows nothing of whether an action is under way: it is
+ * not rendered again as each action starts and ends (the guard at the tap is the same).
+ */
+export function useMoneyRun(scope: string): MoneyAction['run'] {
+  return useCallback(
     <T>(intent: string, work: (idempotencyKey: string) => Promise<T>): Promise<T> | null =>
       runMoneyAction(scope, intent, work),
     [scope],
   );
-  return { busy, run };
 }

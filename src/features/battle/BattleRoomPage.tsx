@@ -1,6 +1,7 @@
 import { hashKey } from '@tanstack/react-query';
 import { atom, useAtomValue, useStore, type Atom, type PrimitiveAtom } from 'jotai';
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useCatalogueTexts } from '../../state/catalogue-texts';
 import { Link, useParams } from 'react-router';
@@ -11,7 +12,7 @@ import { apiErrorText } from '../../lib/api-error';
 import { rollInt, sha256Hex } from '../../lib/fair';
 import { formatTon } from '../../lib/format';
 import { hapticImpact } from '../../lib/haptics';
-import { useMoneyAction } from '../../lib/money-action';
+import { useMoneyRun } from '../../lib/money-action';
 import { useElementWidth, usePrefersReducedMotion, sceneResolution } from '../../lib/scene-hooks';
 import { SceneView, useFollowingAtom } from '../../lib/scene/SceneView';
 import { useSceneEvents } from '../../lib/scene/useSceneEvents';
@@ -39,29 +40,33 @@ const REEL_PADDING = 8;
  * so a player who reconnects sees where the battle is. It is read through the battle's query atom,
  * which the battles socket keeps fresh. Quick mode skips the reel animation.
  *
- * The reels do not wait for React: each seat's reel follows the battle's query data directly (a
- * subscription to the query cache), so a round starts turning the moment its answer or refetch lands, and
- * the render that follows changes only the texts and seats that changed (the reels' hosts are not rendered
- * again).
+ * The room and its reels follow the battle's query data directly (a subscription to the query cache), so a
+ * round starts turning the moment its answer or refetch lands. The room's render of it is committed there
+ * and then, before the reels' first frame: a slow phone draws the room's changes (the bots seated, the
+ * status) in that frame, rather than committing and painting them in the frames right after the motion
+ * started. It changes only the texts and seats that changed (the reels' hosts are not rendered again), and
+ * the query's own later notice of the same data renders nothing.
  */
 export function BattleRoomPage() {
   const { id = '' } = useParams();
   const { t } = useTranslation();
   useAtomValue(battleEventsAtom);
-  const query = useAtomValue(battleAtom(id));
+  // the query itself (which fetches and polls the battle) renders the room only when it fails or recovers
+  const failed = useAtomValue(useMemo(() => atom((get) => get(battleAtom(id)).isError), [id]));
   const [quick, setQuick] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // the seat a Join tap asks to pay for (confirmed first, like sell all)
   const [asking, setAsking] = useState<number | null>(null);
   // rounds whose reels have landed, by seat: drops, totals and the winner show only up to them
   const [landed, setLanded] = useState<Record<number, number>>({});
-  const money = useMoneyAction('battle');
-  const battle = query.data;
+  // the room shows nothing of an action under way (the guard is at the tap): no render as one starts or ends
+  const run = useMoneyRun('battle');
   const reels = useRoomReels(id, quick);
+  const battle = useAtomValue(reels.latest);
 
   // one action per tap (guarded at the tap, its intent's key), its failure shown below
-  const act = async (intent: string, run: (idempotencyKey: string) => Promise<unknown>) => {
-    const done = money.run(intent, run);
+  const act = async (intent: string, work: (idempotencyKey: string) => Promise<unknown>) => {
+    const done = run(intent, work);
     if (!done) return;
     setError(null);
     try {
@@ -91,7 +96,7 @@ export function BattleRoomPage() {
     if (over && seated) markBattleSeen(id);
   }, [over, seated, id]);
 
-  if (query.isError && !battle) {
+  if (failed && !battle) {
     return (
       <section className="screen battle" data-testid="battle-room">
         <p className="battle__empty">{t('battle.errors.notFound')}</p>
@@ -215,7 +220,10 @@ const RESTING: SeatReel = { plan: { images: [], winnerIndex: null }, play: null,
  * cues the reels synchronously when it is stored, before React has rendered anything of it. A cue changes
  * only when what the reel shows changes (a new round, quick mode), never for a total or a seat taken.
  */
-function useRoomReels(id: string, quick: boolean): { cue: (seat: number) => ReelCue } {
+function useRoomReels(
+  id: string,
+  quick: boolean,
+): { latest: Atom<Battle | undefined>; cue: (seat: number) => ReelCue } {
   const store = useStore();
   const reducedMotion = usePrefersReducedMotion();
   const calm = useFollowingAtom(quick || reducedMotion);
@@ -239,8 +247,12 @@ function useRoomReels(id: string, quick: boolean): { cue: (seat: number) => Reel
     const hash = hashKey(key);
     store.set(room.latest, queryClient.getQueryData<Battle>(key));
     return queryClient.getQueryCache().subscribe((event) => {
-      if (event.type === 'updated' && event.query.queryHash === hash)
-        store.set(room.latest, event.query.state.data as Battle | undefined);
+      if (event.type !== 'updated' || event.query.queryHash !== hash) return;
+      const battle = event.query.state.data as Battle | undefined;
+      if (store.get(room.latest) === battle) return;
+      // the cues' subscribers start the reels (their first frame comes after this task); the room's
+      // render of the same battle commits now, ahead of it (see BattleRoomPage)
+      flushSync(() => store.set(room.latest, battle));
     });
   }, [store, room, id]);
   return room;
