@@ -37,8 +37,8 @@ const REEL_PADDING = 8;
  * One battle, for its players and for spectators (no sign-in needed): a column per seat with the player,
  * their total and a reel that lands on the server's item each round, all seats at once; the winner's side
  * is highlighted at the end. The state is the server's (GET /battles/:id, refetched on every socket event),
- * so a player who reconnects sees where the battle is. It is read through the battle's query atom,
- * which the battles socket keeps fresh. Quick mode skips the reel animation.
+ * so a player who reconnects sees where the battle is. Its query (the battle's query atom, which the
+ * battles socket keeps fresh) fetches and polls it. Quick mode skips the reel animation.
  *
  * The room and its reels follow the battle's query data directly (a subscription to the query cache), so a
  * round starts turning the moment its answer or refetch lands. The room's render of it is committed there
