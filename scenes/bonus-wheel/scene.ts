@@ -27,7 +27,8 @@ interface Spin {
  * The bonus wheel: a baked face sprite turning under a fixed pointer at the top. frame() copies motion()
  * onto the sprite's rotation; `settled` names the segment it stopped on. Where the runtime has a page
  * compositor, the face is also encoded as it bakes, and a spin hands its turn to the compositor: the
- * canvas keeps the hub and the pointer above it and draws nothing until the wheel stops.
+ * canvas keeps the hub and the pointer above it and draws nothing, and the stopped face stays there until
+ * something changes it (see CompositedDisc.holds).
  */
 export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePlan, BonusWheelConfig> {
   let overrides: Partial<BonusWheelConfig> = {};
@@ -183,12 +184,17 @@ export function bonusWheelScene(context: SceneContext): Scene<BonusWheelScenePla
       const { startAt, wheel } = spin;
       handedOff = true;
       showFace(false);
+      // the stopped face is the rest pose (the hub and the pointer above it do not change): it stays on the
+      // compositor, and the landing draws nothing
       return [
-        faceDisc(
-          image,
-          discKeyframes(wheel).map(({ t, angle }) => ({ t: startAt + t, angle })),
-          turnEasing(wheel, wheel.direction),
-        ),
+        {
+          ...faceDisc(
+            image,
+            discKeyframes(wheel).map(({ t, angle }) => ({ t: startAt + t, angle })),
+            turnEasing(wheel, wheel.direction),
+          ),
+          holds: true,
+        },
       ];
     },
     resize() {

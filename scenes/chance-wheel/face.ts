@@ -86,18 +86,20 @@ export function faceKey(chance: number, size: number, resolution: number, config
 
 /**
  * The face a roll turns, as the page's compositor shows it: the inner disc and the ring with its arc in
- * the neutral colour (a roll shows no outcome until it stops), at rotation 0, in a texture covering the
- * wheel's square at the renderer's resolution (crisp at the device's pixel ratio).
+ * `arcColor` (the neutral colour while a roll turns, as it shows no outcome until it stops; the verdict's
+ * once it has stopped), at rotation 0, in a texture covering the wheel's square at the renderer's
+ * resolution (crisp at the device's pixel ratio).
  */
 export function bakeRingFace(
   renderer: Renderer,
   geometry: RingGeometry,
   chance: number,
+  arcColor: number,
   config: ChanceWheelConfig,
 ): RenderTexture {
   const root = new Container();
   const disc = drawDisc(new Graphics(), geometry, config);
-  const ring = drawRing(new Graphics(), geometry, chance, config.neutralColor, config);
+  const ring = drawRing(new Graphics(), geometry, chance, arcColor, config);
   for (const part of [disc, ring]) {
     part.position.set(geometry.radius, geometry.radius);
     root.addChild(part);

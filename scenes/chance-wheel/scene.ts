@@ -14,8 +14,11 @@ import {
 } from './motion.ts';
 import type { ChanceWheelOutcome, ChanceWheelScenePlan } from './plan.ts';
 
-/** Baked faces kept for the compositor: the player goes back and forth between a few selections. */
-const FACES_KEPT = 8;
+/**
+ * Baked faces kept for the compositor: the player goes back and forth between a few selections, each with
+ * three faces (the arc neutral while it turns, and in the success and the fail colour once stopped).
+ */
+const FACES_KEPT = 24;
 /** Longest wait for an idle moment before a face is baked anyway, ms. */
 const BAKE_IDLE_TIMEOUT_MS = 1000;
 
@@ -49,7 +52,9 @@ interface Roll {
  * the wheel stops, and `settled` follows resultDelayMs later. Where the runtime has a page compositor, the
  * ring (with the disc inside it) is baked ahead, once per face, when the thread is idle, and a roll hands
  * its turn to the compositor: the canvas keeps the pointer and the label above it and draws nothing until
- * the wheel stops.
+ * the wheel stops; with the faces it may stop with baked too (the arc in the success and the fail colour),
+ * the stopped wheel stays there, showing the verdict's face, until something changes it (see
+ * CompositedDisc.holds).
  */
 export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelScenePlan, ChanceWheelConfig> {
   let overrides: Partial<ChanceWheelConfig> = {};
@@ -61,12 +66,19 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** The roll's ring is on the page's compositor: the disc and the ring are hidden until it comes back. */
   let handedOff = false;
-  /** Encoded faces by faceKey(), newest last (null: it could not be read); the one baking and its cancel. */
+  /**
+   * The wheel stopped while its ring was on the page's compositor, which shows the verdict's colours (its
+   * landed face): the hidden ring is drawn in them when it comes back, not as the wheel stops.
+   */
+  let stoppedAway = false;
+  /** Encoded faces by faceOf(), newest last (null: it could not be read); the one baking and its cancel. */
   const faces = new Map<string, Blob | null>();
-  let baking: { key: string; cancel: () => void } | null = null;
+  let baking: { key: string; color: number; cancel: () => void } | null = null;
   /** The face staged on the page's compositor, and the easing of the roll it was staged for. */
   let stagedFace: string | null = null;
   let stagedEasing: string | null = null;
+  /** The settings the staged easing was made for (the easing depends on nothing else, see turnEasing). */
+  let stagedSettings: string | null = null;
   let destroyed = false;
 
   // bottom to top: the disc and the ring turn (and are handed off), the pointer and the label stay above
@@ -79,12 +91,22 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   context.stage.addChild(disc, ring, pointer, label);
 
   const wheelSize = () => Math.min(context.size.width, context.size.height);
-  const currentFace = () => faceKey(plan.chance, wheelSize(), context.renderer.resolution, config);
+  /** The current selection's face with its arc in `arcColor` (default: neutral, as a roll turns it). */
+  const faceOf = (arcColor = config.neutralColor) =>
+    `${faceKey(plan.chance, wheelSize(), context.renderer.resolution, config)}|${arcColor}`;
+  const currentFace = () => faceOf();
+  /** The arc colours of the current selection's faces, in the order they are baked. */
+  const faceColors = () => [config.neutralColor, config.successColor, config.failColor];
 
   function verdict(): ChanceWheelOutcome | null {
     if (plan.rolled === null) return plan.outcome ?? null;
     if (!roll?.stopped) return null;
-    return plan.outcome ?? (isInsideArc(plan.rolled, plan.chance) ? 'success' : 'fail');
+    return rollVerdict(plan.rolled);
+  }
+
+  /** What a roll of `rolled` shows once it stops. */
+  function rollVerdict(rolled: number): ChanceWheelOutcome {
+    return plan.outcome ?? (isInsideArc(rolled, plan.chance) ? 'success' : 'fail');
   }
 
   /** Counts config edits (each gives a new config object): a part's key names the config it was drawn with. */
@@ -157,7 +179,10 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     const key = currentFace();
     const image = faces.get(key);
     if (!image) return;
-    // every roll from here turns along the same curve, whatever it rolls (see turnEasing)
+    // every roll from here turns along the same curve, whatever it rolls (see turnEasing): it is made again
+    // only when the settings change (a landing stages the same face, and making it costs a slow phone ms)
+    const settings = `${configVersion}|${plan.reducedMotion === true}`;
+    if (stagedFace === key && stagedSettings === settings) return;
     const next = chanceMotion({
       chance: plan.chance,
       rolled: 0,
@@ -166,6 +191,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
       reducedMotion: plan.reducedMotion,
     });
     const easing = turnEasing(next, next.direction);
+    stagedSettings = settings;
     if (stagedFace === key && stagedEasing === easing) return;
     stagedFace = key;
     stagedEasing = easing;
@@ -173,15 +199,19 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
   }
 
   /**
-   * Gets the current face's image ready for a composited roll: baked and encoded when the thread is idle
-   * (a selection change stays cheap, and a roll's start never waits for it), once per face.
+   * Gets the current selection's faces ready for a composited roll, one at a time: the one it turns, then
+   * the two it may stop with (so the stopped wheel stays on the compositor, see CompositedDisc.holds). Each
+   * is baked and encoded when the thread is idle (a selection change stays cheap, and a roll's start never
+   * waits for it), once.
    */
   function bakeWhenIdle(): void {
     if (!context.composites || wheelSize() <= 0) return;
-    const key = currentFace();
-    if (faces.has(key) || baking?.key === key) return;
+    const color = faceColors().find((c) => !faces.has(faceOf(c)));
+    if (color === undefined) return;
+    const key = faceOf(color);
+    if (baking?.key === key) return;
     baking?.cancel();
-    const job = { key, cancel: () => {} };
+    const job = { key, color, cancel: () => {} };
     const attempt = () => {
       // a moving wheel is drawn frame by frame: bake once it has stopped
       if (roll && !roll.stopped) job.cancel = whenIdle(attempt);
@@ -191,14 +221,15 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     baking = job;
   }
 
-  async function bake(job: { key: string }): Promise<void> {
+  async function bake(job: { key: string; color: number }): Promise<void> {
     if (baking !== job || destroyed) return;
-    if (job.key !== currentFace()) {
+    if (job.key !== faceOf(job.color)) {
       baking = null;
       bakeWhenIdle();
       return;
     }
-    const texture = bakeRingFace(context.renderer, ringGeometry(wheelSize(), config), plan.chance, config);
+    const geometry = ringGeometry(wheelSize(), config);
+    const texture = bakeRingFace(context.renderer, geometry, plan.chance, job.color, config);
     const [image] = await context.stripImages([texture]);
     texture.destroy(true); // the encoded image is what the compositor shows
     if (baking === job) baking = null;
@@ -207,6 +238,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     faces.set(job.key, image ?? null);
     while (faces.size > FACES_KEPT) faces.delete(faces.keys().next().value!);
     stageFace();
+    bakeWhenIdle();
   }
 
   function showRing(visible: boolean): void {
@@ -215,15 +247,25 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
     context.invalidate();
   }
 
-  /** The current roll's ring as a composited disc, or null when its face is not ready. */
+  /**
+   * The current roll's ring as a composited disc, or null when its face is not ready. With the face it
+   * stops with ready too (the arc in the verdict's colour), it holds: the stopped wheel stays on the
+   * compositor, and the landing draws nothing on the canvas (the pointer and the label do not change).
+   */
   function discOf(state: Roll): CompositedDisc | null {
     const image = faces.get(currentFace());
-    if (!image) return null;
-    return discAt(
-      image,
-      discKeyframes(state.wheel).map(({ t, angle }) => ({ t: state.startAt + t, angle })),
-      turnEasing(state.wheel, state.wheel.direction),
+    if (!image || plan.rolled === null) return null;
+    const landed = faces.get(
+      faceOf(rollVerdict(plan.rolled) === 'success' ? config.successColor : config.failColor),
     );
+    return {
+      ...discAt(
+        image,
+        discKeyframes(state.wheel).map(({ t, angle }) => ({ t: state.startAt + t, angle })),
+        turnEasing(state.wheel, state.wheel.direction),
+      ),
+      ...(landed ? { holds: true, landedImage: landed } : {}),
+    };
   }
 
   /** The ring's face as a disc filling the wheel's box. */
@@ -269,6 +311,7 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
       plan = next;
       roll = null;
       handedOff = false;
+      stoppedAway = false;
       showRing(true);
       redraw();
     },
@@ -301,7 +344,9 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
       if (!pose.done) return true;
       if (!state.stopped) {
         state.stopped = true;
-        redraw('idle'); // a phase edge: the colours change
+        // a phase edge: the colours change (on the page's landed face, where the ring rests there)
+        if (handedOff) stoppedAway = true;
+        else redraw('idle');
       }
       if (!state.resulted && timer === undefined) {
         // nothing moves while the result waits: a timer, not frames
@@ -328,6 +373,8 @@ export function chanceWheelScene(context: SceneContext): Scene<ChanceWheelSceneP
         if (handedOff) {
           handedOff = false;
           showRing(true);
+          if (stoppedAway) redraw();
+          stoppedAway = false;
         }
         return [];
       }

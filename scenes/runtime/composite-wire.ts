@@ -41,34 +41,37 @@ export function sendLayers(
   timeOrigin: number,
 ): SentLayer[] {
   const named = (image: Blob | null) => (image ? numberOf(image) : null);
-  return layers.map((layer) =>
-    'kind' in layer
-      ? {
-          ...layer,
-          image: named(layer.image),
-          keyframes: pack(
-            layer.keyframes,
-            (k) => k.t,
-            (k) => k.angle,
-            timeOrigin,
-          ),
-        }
-      : {
-          ...layer,
-          images: layer.images.map(named),
-          cards: pack(
-            layer.cards,
-            (c) => c.image,
-            (c) => c.x,
-          ),
-          keyframes: pack(
-            layer.keyframes,
-            (k) => k.t,
-            (k) => k.x,
-            timeOrigin,
-          ),
-        },
-  );
+  return layers.map((layer): SentLayer => {
+    if ('kind' in layer) {
+      const { landedImage, ...disc } = layer;
+      return {
+        ...disc,
+        image: named(disc.image),
+        ...(landedImage !== undefined ? { landedImage: named(landedImage) } : {}),
+        keyframes: pack(
+          disc.keyframes,
+          (k) => k.t,
+          (k) => k.angle,
+          timeOrigin,
+        ),
+      };
+    }
+    return {
+      ...layer,
+      images: layer.images.map(named),
+      cards: pack(
+        layer.cards,
+        (c) => c.image,
+        (c) => c.x,
+      ),
+      keyframes: pack(
+        layer.keyframes,
+        (k) => k.t,
+        (k) => k.x,
+        timeOrigin,
+      ),
+    };
+  });
 }
 
 /** Layers as the page shows them: images it holds (an unknown number shows blank), times on its own time line. */
@@ -78,18 +81,21 @@ export function receivedLayers(
   timeOrigin: number,
 ): CompositedLayer[] {
   const image = (n: number | null) => (n === null ? null : (imageOf(n) ?? null));
-  return layers.map((layer): CompositedLayer =>
-    'kind' in layer
-      ? {
-          ...layer,
-          image: image(layer.image),
-          keyframes: unpack(layer.keyframes, (t, angle) => ({ t, angle }), -timeOrigin),
-        }
-      : {
-          ...layer,
-          images: layer.images.map(image),
-          cards: unpack(layer.cards, (image, x) => ({ image, x })),
-          keyframes: unpack(layer.keyframes, (t, x) => ({ t, x }), -timeOrigin),
-        },
-  );
+  return layers.map((layer): CompositedLayer => {
+    if ('kind' in layer) {
+      const { landedImage, ...disc } = layer;
+      return {
+        ...disc,
+        image: image(disc.image),
+        ...(landedImage !== undefined ? { landedImage: image(landedImage) } : {}),
+        keyframes: unpack(disc.keyframes, (t, angle) => ({ t, angle }), -timeOrigin),
+      };
+    }
+    return {
+      ...layer,
+      images: layer.images.map(image),
+      cards: unpack(layer.cards, (image, x) => ({ image, x })),
+      keyframes: unpack(layer.keyframes, (t, x) => ({ t, x }), -timeOrigin),
+    };
+  });
 }

@@ -105,6 +105,18 @@ export interface CompositedDisc {
    * play's animation ready before it starts.
    */
   easing?: string;
+  /**
+   * The play's last pose is the scene's rest pose, and the disc keeps showing it once the last keyframe has
+   * passed: it stays on the page at its last angle (showing `landedImage` from then on, where given: the
+   * face as it looks stopped, e.g. the chance wheel's arc in the verdict's colour), the canvas does not draw
+   * the face again, and the runtime draws no frame for the landing (it steps the scene, whose frame() there
+   * must change nothing else the canvas shows). The runtime takes it back (composite(false), the canvas
+   * draws the face again) only when something changes the rest pose: a new plan, the next play, a resize, a
+   * config edit, the clock. A staged disc's `holds` and `landedImage` are not used.
+   */
+  holds?: boolean;
+  /** The image a holding disc shows once the last keyframe has passed (see holds); absent: `image`. */
+  landedImage?: Blob | null;
 }
 
 /** What a play hands to the page's compositor: scrolled strips or turned discs. */
@@ -143,7 +155,8 @@ export interface Scene<Plan = unknown, Config = unknown> {
    * Optional, for scenes whose play is only a scroll of baked cards or the turn of a baked face: `true`
    * hands the current play's strips or discs to the page's compositor (the scene stops drawing them; the
    * runtime draws no frame until the play's last keyframe) and returns them, or returns none to keep
-   * drawing; `false` takes them back.
+   * drawing; `false` takes them back. Discs that hold (see CompositedDisc.holds) stay with the page after
+   * the last keyframe, until `false` takes them back.
    */
   composite?(on: boolean): CompositedLayer[];
   destroy(): void;

@@ -121,6 +121,12 @@ interface Surface {
   composited: ReturnType<typeof setTimeout> | null;
   /** When the composited play's last keyframe passes (performance.now()), null when not composited. */
   landsAt: number | null;
+  /** The composited play's layers all hold their last pose (CompositedDisc.holds): it rests on the page. */
+  holds: boolean;
+  /** A holding play has ended and its discs rest on the page, off the canvas, until taken back. */
+  resting: boolean;
+  /** The scene is stepped without a frame drawn (a holding play's landing): what it invalidates is not drawn. */
+  stepping: boolean;
   /** The current play's strips were sent to the page, which has not said it shows them: the hand-off's number. */
   offered: number | null;
   /** Hand-offs offered so far (an answer for an older one is ignored). */
@@ -293,6 +299,9 @@ export class SceneHost {
       scheduled: false,
       composited: null,
       landsAt: null,
+      holds: false,
+      resting: false,
+      stepping: false,
       offered: null,
       offers: 0,
       hideStrips: false,
@@ -426,7 +435,7 @@ export class SceneHost {
       void shown.then(() => this.handOver(surface, offer, end));
       return false;
     }
-    this.handedOver(surface, end);
+    this.handedOver(surface, end, holding(layers));
     return true;
   }
 
@@ -483,13 +492,17 @@ export class SceneHost {
       this.invalidate(surface);
       return;
     }
-    this.handedOver(surface, end);
+    this.handedOver(surface, end, holding(layers));
   }
 
-  /** The play's layers move on the page: one frame draws the canvas without them, the next ends the play. */
-  private handedOver(surface: Surface, end: number): void {
+  /**
+   * The play's layers move on the page: one frame draws the canvas without them, the next ends the play
+   * (none where they hold: see rest()).
+   */
+  private handedOver(surface: Surface, end: number, holds: boolean): void {
     const landsAt = performance.now() + Math.max(end - surface.clock.now(), 0);
     surface.landsAt = landsAt;
+    surface.holds = holds;
     surface.composited = setTimeout(() => this.land(surface), Math.ceil(landsAt - performance.now()));
     this.invalidate(surface);
   }
@@ -513,14 +526,52 @@ export class SceneHost {
       return;
     }
     for (const other of [...this.surfaces.values()])
-      if (other.composited !== null && other.landsAt !== null && other.landsAt <= now)
-        this.uncomposite(other);
+      if (other.composited !== null && other.landsAt !== null && other.landsAt <= now) {
+        if (other.holds) this.rest(other);
+        else this.uncomposite(other);
+      }
   }
 
-  /** Takes a play's strips back from the compositor (a change mid-spin): frames draw the rest of it. */
+  /**
+   * A holding play's last keyframe has passed (see CompositedDisc.holds): its discs stay on the page at
+   * their last angle, which is the scene's rest pose. The scene is stepped to its end, so it settles and
+   * reports, and no frame is drawn: the canvas shows nothing new as a wheel stops (on the main-thread path
+   * a landing drawn on the canvas was a canvas draw and a page commit at the spin's very end).
+   */
+  private rest(surface: Surface): void {
+    const { scene } = surface;
+    if (surface.composited !== null) clearTimeout(surface.composited);
+    surface.composited = null;
+    surface.landsAt = null;
+    surface.holds = false;
+    if (!scene) return;
+    surface.resting = true;
+    surface.stepping = true;
+    let moving: boolean;
+    try {
+      moving = scene.frame(surface.clock.now());
+    } finally {
+      surface.stepping = false;
+    }
+    // not at its end after all (a clock that ran late): the canvas draws the rest of it
+    if (moving) this.uncomposite(surface);
+    else this.flush(surface);
+  }
+
+  /**
+   * Takes a play's strips back from the compositor (a change mid-spin), or a held play's discs at rest (a
+   * change of the rest pose): frames draw the rest of it.
+   */
   private uncomposite(surface: Surface): void {
     surface.turn += 1;
     surface.handOffPending = false;
+    if (surface.resting) {
+      surface.resting = false;
+      surface.scene?.composite?.(false);
+      surface.hideStrips = true;
+      this.animate(surface);
+      return;
+    }
     if (surface.offered !== null) {
       // offered and not shown yet: the canvas still draws them; the page drops them after its next frame
       surface.offered = null;
@@ -532,6 +583,7 @@ export class SceneHost {
     clearTimeout(surface.composited);
     surface.composited = null;
     surface.landsAt = null;
+    surface.holds = false;
     surface.scene?.composite?.(false);
     surface.hideStrips = true;
     this.animate(surface);
@@ -581,6 +633,7 @@ export class SceneHost {
     if (surface.composited !== null) clearTimeout(surface.composited);
     surface.composited = null;
     surface.landsAt = null;
+    surface.resting = false;
     surface.offered = null;
     this.options.compositor?.hide(surface.id);
     this.options.compositor?.standBy(surface.id, []);
@@ -593,6 +646,7 @@ export class SceneHost {
   }
 
   private invalidate(surface: Surface): void {
+    if (surface.stepping) return;
     surface.dirty = true;
     this.schedule();
   }
@@ -716,6 +770,11 @@ export class SceneHost {
       running: this.scheduled !== 0 || this.hiddenTimer !== undefined,
     };
   }
+}
+
+/** Whether every one of a play's layers holds its last pose (see CompositedDisc.holds). */
+function holding(layers: readonly CompositedLayer[]): boolean {
+  return layers.length > 0 && layers.every((layer) => 'kind' in layer && layer.holds === true);
 }
 
 /** A texture as a PNG, read back once through the renderer that baked it. */

@@ -88,7 +88,11 @@ export type SentLayer =
       cards: Float64Array;
       keyframes: Float64Array;
     })
-  | (Omit<CompositedDisc, 'image' | 'keyframes'> & { image: number | null; keyframes: Float64Array });
+  | (Omit<CompositedDisc, 'image' | 'landedImage' | 'keyframes'> & {
+      image: number | null;
+      landedImage?: number | null;
+      keyframes: Float64Array;
+    });
 
 export type FromRuntime =
   | {

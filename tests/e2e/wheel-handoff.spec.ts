@@ -1,13 +1,19 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { resolveConfig as bonusConfig } from '../../scenes/bonus-wheel/config.ts';
+import { segmentAt, segmentCount } from '../../scenes/bonus-wheel/motion.ts';
+import { resolveConfig as chanceConfig } from '../../scenes/chance-wheel/config.ts';
 import { OFFER_LEAD_MS } from '../../scenes/runtime/protocol.ts';
+import { wheelRotation } from '../../scenes/shared/wheel.ts';
 import { motionStarts, playPostedAt, recordPlayPosted } from './play-probe.ts';
 import { openAs, startAppServer, type TestServer } from './players.ts';
 
 // The two wheels on both scene paths (the worker, and the main thread with `?scenes=main`): a spin hands
 // the wheel's turn to the page's compositor (its baked face, one element under the canvas that waits there
 // unseen from before the tap, rotated by a Web Animation; from the worker through messages), so the runtime
-// draws no frame while it turns, and it still lands on what the server answered. A resize mid-spin takes
-// the turn back: the runtime draws the rest itself and lands on the same answer.
+// draws no frame while it turns, and it still lands on what the server answered. The stopped face stays on
+// the compositor at the answer's angle (the chance wheel's showing the verdict's colour), so the landing
+// draws nothing either, until something changes the wheel at rest. A resize mid-spin takes the turn back:
+// the runtime draws the rest itself and lands on the same answer.
 
 interface Stats {
   frames: number;
@@ -160,6 +166,91 @@ async function expectHandedOff(page: Page, framesAtTap?: number): Promise<void> 
   expect(drawn).toBe(0);
 }
 
+/**
+ * A composited turn has come to its end, and the runtime drew no frame since the hand-off (`framesAtHandOff`,
+ * the frame count of every surface: checked as the turn stops, before the result shows, as a win's sheet
+ * draws a scene of its own): the landing was not drawn on the canvas.
+ */
+async function expectStoppedUndrawn(page: Page, framesAtHandOff: number): Promise<void> {
+  await expect
+    .poll(() => shownDiscs(page).evaluate((disc) => disc.getAnimations()[0]?.playState ?? 'none'), {
+      timeout: 20_000,
+      intervals: [20],
+    })
+    .not.toBe('running');
+  expect((await stats(page)).frames).toBe(framesAtHandOff);
+}
+
+/**
+ * The stopped wheel rests on the compositor: the face that turned is still shown, its turn over, at an angle
+ * (degrees, clockwise, mod 360) that `lands` checks. Returns the face's background image.
+ */
+async function expectRests(page: Page, lands: (angle: number) => void): Promise<string> {
+  const discs = shownDiscs(page);
+  await expect(discs).toHaveCount(1);
+  await expect(discs).toHaveAttribute('data-probe', 'stood-by');
+  const face = await discs.evaluate((disc) => {
+    const { transform, opacity, backgroundImage } = getComputedStyle(disc);
+    const [a, b] = new DOMMatrixReadOnly(transform === 'none' ? undefined : transform).toFloat64Array();
+    return {
+      angle: ((((Math.atan2(b!, a!) * 180) / Math.PI) % 360) + 360) % 360,
+      opacity,
+      backgroundImage,
+      running: disc.getAnimations().filter((animation) => animation.playState === 'running').length,
+    };
+  });
+  expect(face.opacity).toBe('1');
+  expect(face.running).toBe(0);
+  lands(face.angle);
+  return face.backgroundImage;
+}
+
+/** Angles as the fraction of the wheel under the pointer, and back (see wheelRotation). */
+const degreesOf = (fraction: number, direction: 'clockwise' | 'counterclockwise') =>
+  ((((wheelRotation(fraction, direction) * 180) / Math.PI) % 360) + 360) % 360;
+
+/** Whether two angles (degrees) are within `by` of each other, around the circle. */
+function near(a: number, b: number, by: number): boolean {
+  const d = Math.abs(a - b) % 360;
+  return Math.min(d, 360 - d) <= by;
+}
+
+/**
+ * How many pixels of an image (a face's `url(...)` background) are within a few levels of each colour:
+ * read in the page, from the image the disc shows.
+ */
+function colourCounts(page: Page, background: string, colours: number[]): Promise<number[]> {
+  return page.evaluate(
+    async ({ background, colours }) => {
+      const url = /url\("?(.*?)"?\)/.exec(background)?.[1];
+      if (!url) return colours.map(() => 0);
+      const image = new Image();
+      image.src = url;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      return colours.map((colour) => {
+        const [r, g, b] = [(colour >> 16) & 255, (colour >> 8) & 255, colour & 255];
+        let count = 0;
+        for (let i = 0; i < data.length; i += 4)
+          if (
+            data[i + 3]! > 250 &&
+            Math.abs(data[i]! - r) <= 3 &&
+            Math.abs(data[i + 1]! - g) <= 3 &&
+            Math.abs(data[i + 2]! - b) <= 3
+          )
+            count += 1;
+        return count;
+      });
+    },
+    { background, colours },
+  );
+}
+
 /** The scene's canvas width, CSS px. */
 const canvasWidth = (page: Page, container: string) =>
   page
@@ -227,8 +318,18 @@ async function roll(page: Page): Promise<RollAnswer> {
   return (await response.json()) as RollAnswer;
 }
 
-/** The sheet, the wheel's colours and its final pose (the fraction under the pointer) are the server's. */
-async function expectUpgradeLanded(page: Page, answer: RollAnswer): Promise<void> {
+/**
+ * The sheet, the wheel's colours and its final pose (the fraction under the pointer) are the server's. A
+ * roll the compositor turned to its end (`framesAtHandOff`) rests there: its face, at the answer's angle,
+ * shows the arc in the verdict's colour (not the neutral one it turned with), and the landing drew nothing.
+ * One the runtime took back was drawn to its end on the canvas, and the face went.
+ */
+async function expectUpgradeLanded(
+  page: Page,
+  answer: RollAnswer,
+  framesAtHandOff: number | null,
+): Promise<void> {
+  if (framesAtHandOff !== null) await expectStoppedUndrawn(page, framesAtHandOff);
   const sheet = page.getByTestId('upgrade-result');
   await expect(sheet).toBeVisible({ timeout: 20_000 });
   const outcome = answer.success ? 'success' : 'fail';
@@ -236,9 +337,24 @@ async function expectUpgradeLanded(page: Page, answer: RollAnswer): Promise<void
   await expect(page.getByTestId('upgrade-wheel')).toHaveAttribute('data-outcome', outcome);
   const result = await landed(page);
   expect(result).toEqual({ scene: 'chance-wheel', success: answer.success, fraction: answer.rolled });
-  // the canvas has the ring back, and nothing moves
-  await expect(shownDiscs(page)).toHaveCount(0);
-  await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+  if (framesAtHandOff === null) {
+    // the canvas has the ring back, and nothing moves
+    await expect(shownDiscs(page)).toHaveCount(0);
+    await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+    return;
+  }
+  const config = chanceConfig();
+  const face = await expectRests(page, (angle) =>
+    expect(near(angle, degreesOf(answer.rolled, config.direction), 0.5), `${angle}°`).toBe(true),
+  );
+  const [verdict, other, neutral] = await colourCounts(page, face, [
+    answer.success ? config.successColor : config.failColor,
+    answer.success ? config.failColor : config.successColor,
+    config.neutralColor,
+  ]);
+  expect(verdict).toBeGreaterThan(100);
+  expect(other).toBe(0);
+  expect(neutral).toBe(0);
 }
 
 for (const mode of MODES) {
@@ -250,7 +366,14 @@ for (const mode of MODES) {
     const framesAtTap = (await stats(page)).frames;
     const answer = await roll(page);
     await expectHandedOff(page, mode === 'main' ? framesAtTap : undefined);
-    await expectUpgradeLanded(page, answer);
+    await expectUpgradeLanded(page, answer, (await stats(page)).frames);
+    // closing the sheet changes the wheel at rest (the next selection's chance, no verdict): the canvas
+    // takes the ring back and draws it, and the face goes
+    const framesAtRest = (await stats(page)).frames;
+    await page.getByTestId('upgrade-result').getByRole('button', { name: 'Close' }).click();
+    await expect(shownDiscs(page)).toHaveCount(0);
+    await expect(page.getByTestId('upgrade-wheel')).not.toHaveAttribute('data-outcome');
+    expect((await stats(page)).frames).toBeGreaterThan(framesAtRest);
   });
 
   test(`upgrade wheel, ${mode} path: a resize mid-roll takes the turn back and it lands on the server roll`, async ({
@@ -268,7 +391,7 @@ for (const mode of MODES) {
     await page.setViewportSize({ width: 220, height: 844 });
     await expect.poll(() => canvasWidth(page, 'upgrade-wheel')).toBeLessThan(before);
     await expect(discs).toHaveCount(0);
-    await expectUpgradeLanded(page, answer);
+    await expectUpgradeLanded(page, answer, null);
     // the runtime drew the rest of the roll frame by frame (a handed-off roll draws one frame, then its stop)
     expect((await stats(page)).frames - framesAtResize).toBeGreaterThan(5);
   });
@@ -316,12 +439,27 @@ test.describe('bonus wheel', () => {
     return (await response.json()) as SpinAnswer;
   }
 
-  async function expectWheelLanded(page: Page, answer: SpinAnswer): Promise<void> {
+  /** As expectUpgradeLanded: a spin turned to its end rests on the compositor, its face in the answer's segment. */
+  async function expectWheelLanded(
+    page: Page,
+    answer: SpinAnswer,
+    framesAtHandOff: number | null,
+  ): Promise<void> {
+    if (framesAtHandOff !== null) await expectStoppedUndrawn(page, framesAtHandOff);
     await expect(page.getByTestId('wheel-result')).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId('bonus-wheel')).toHaveAttribute('data-segment', String(answer.segment));
     expect(await landed(page)).toEqual({ scene: 'bonus-wheel', segment: answer.segment });
-    await expect(shownDiscs(page)).toHaveCount(0);
-    await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+    if (framesAtHandOff === null) {
+      await expect(shownDiscs(page)).toHaveCount(0);
+      await expect.poll(() => framesOver(page, 1_000), { timeout: 10_000 }).toBe(0);
+      return;
+    }
+    const config = bonusConfig();
+    await expectRests(page, (angle) => {
+      const sign = config.direction === 'clockwise' ? 1 : -1;
+      const fraction = ((((sign * angle) / 360) % 1) + 1) % 1;
+      expect(segmentAt(fraction, segmentCount(config)), `${angle}°`).toBe(answer.segment);
+    });
   }
 
   for (const mode of MODES) {
@@ -333,7 +471,12 @@ test.describe('bonus wheel', () => {
       const framesAtTap = (await stats(page)).frames;
       const answer = await spin(page);
       await expectHandedOff(page, mode === 'main' ? framesAtTap : undefined);
-      await expectWheelLanded(page, answer);
+      await expectWheelLanded(page, answer, (await stats(page)).frames);
+      // a resize changes the wheel at rest: the canvas takes the face back and draws it
+      const framesAtRest = (await stats(page)).frames;
+      await page.setViewportSize({ width: 300, height: 844 });
+      await expect(shownDiscs(page)).toHaveCount(0);
+      expect((await stats(page)).frames).toBeGreaterThan(framesAtRest);
       await context.close();
     });
 
@@ -350,7 +493,7 @@ test.describe('bonus wheel', () => {
       await page.setViewportSize({ width: 300, height: 844 });
       await expect.poll(() => canvasWidth(page, 'bonus-wheel')).toBeLessThan(before);
       await expect(discs).toHaveCount(0);
-      await expectWheelLanded(page, answer);
+      await expectWheelLanded(page, answer, null);
       // the runtime drew the rest of the spin frame by frame (a handed-off spin draws one frame, then its end)
       expect((await stats(page)).frames - framesAtResize).toBeGreaterThan(5);
       await context.close();

@@ -86,6 +86,34 @@ describe('composited layers between a worker and the page', () => {
     expect(disc.keyframes).toEqual([{ t: 3234.5, angle: 720 }]);
   });
 
+  it('sends a holding disc’s landed image by number, and only a disc that has one', () => {
+    const landedFace = new Blob(['landed']);
+    const numbers = new Map<Blob, number>([
+      [face, 2],
+      [landedFace, 3],
+    ]);
+    const disc = (extra: Partial<CompositedDisc>): CompositedDisc => ({
+      ...faceDisc(0, 0, 240, 240),
+      keyframes: [{ t: 10, angle: 0 }],
+      ...extra,
+    });
+    const sent = sendLayers(
+      [disc({ holds: true, landedImage: landedFace }), disc({ holds: true }), disc({ landedImage: null })],
+      (blob) => numbers.get(blob)!,
+      0,
+    );
+    expect(sent[0]).toMatchObject({ holds: true, image: 2, landedImage: 3 });
+    expect(sent[1]).not.toHaveProperty('landedImage');
+    expect(sent[2]).toMatchObject({ landedImage: null });
+    expect(structuredClone(sent)).toEqual(sent);
+
+    const blobs = new Map([...numbers].map(([blob, n]) => [n, blob]));
+    const [held, plain, blank] = receivedLayers(sent, (n) => blobs.get(n), 0) as CompositedDisc[];
+    expect(held).toMatchObject({ holds: true, image: face, landedImage: landedFace });
+    expect(plain).not.toHaveProperty('landedImage');
+    expect(blank!.landedImage).toBeNull();
+  });
+
   it('shows blank where the page does not hold an image', () => {
     const [reel] = receivedLayers(
       sendLayers([strip([card, card], [0, 10])], () => 7, 0),

@@ -34,7 +34,9 @@ function imageOf(blob: Blob): { url: string; image: HTMLImageElement; decoded: P
 
 /** Resolves once every image the layers show is decoded (or has failed to): they then show at once. */
 export function layersDecoded(layers: readonly CompositedLayer[]): Promise<void> {
-  const blobs = layers.flatMap((layer) => ('kind' in layer ? [layer.image] : layer.images));
+  const blobs = layers.flatMap((layer) =>
+    'kind' in layer ? [layer.image, layer.landedImage ?? null] : layer.images,
+  );
   const waits = new Set<Promise<void>>();
   for (const blob of blobs) if (blob) waits.add(imageOf(blob).decoded);
   return Promise.all(waits).then(() => undefined);
@@ -48,7 +50,7 @@ export function releaseImage(blob: Blob): void {
   URL.revokeObjectURL(known.url);
 }
 
-/** How long after a play ends a staged disc's next turn is made ready again, ms. */
+/** How long after a play ends (or, for a disc that holds, stops) a staged disc's next turn is made ready again, ms. */
 const READY_AGAIN_MS = 1000;
 
 /** Cards drawn by one element of a strip. */
@@ -258,7 +260,7 @@ function discElement(disc: CompositedDisc): HTMLDivElement {
     top: px(disc.y),
     width: px(disc.width),
     height: px(disc.height),
-    backgroundImage: disc.image ? `url("${imageOf(disc.image).url}")` : 'none',
+    backgroundImage: faceImage(disc.image),
     backgroundSize: '100% 100%',
     backgroundRepeat: 'no-repeat',
     transformOrigin: '50% 50%',
@@ -267,6 +269,11 @@ function discElement(disc: CompositedDisc): HTMLDivElement {
     pointerEvents: 'none',
   });
   return face;
+}
+
+/** A face's image as a background-image value. */
+function faceImage(image: Blob | null): string {
+  return image ? `url("${imageOf(image).url}")` : 'none';
 }
 
 /** A rotate() transform; the angles are cumulative, and rotate() between two keyframes interpolates the number. */
@@ -282,10 +289,10 @@ function turn(face: HTMLElement, disc: CompositedDisc): Animation | null {
  * that turn will have (parsed now, while the wheel is at rest), paused, that a play's hand-off only gives
  * its two angles, length and start. Null where the browser has no linear() easings or there is no easing.
  */
-function readyTurn(element: HTMLElement, layer: CompositedLayer): Ready | null {
+function readyTurn(element: HTMLElement, layer: CompositedLayer, angle = 0): Ready | null {
   const { easing } = layer;
   if (!linearEasingSupported || !easing) return null;
-  const rest = 'kind' in layer ? rotate(0) : scrollTo(layer.keyframes[0]?.x ?? 0);
+  const rest = 'kind' in layer ? rotate(angle) : scrollTo(layer.keyframes[0]?.x ?? 0);
   const animation = element.animate([{ transform: rest }, { transform: rest }], {
     duration: 1,
     fill: 'both',
@@ -345,6 +352,8 @@ interface Staged {
   ready: Ready | null;
   /** A later stage replaced it while a play turned it: it goes when that play's layers do. */
   dropped: boolean;
+  /** A holding play that turned it has stopped and it shows that play's landed image (see CompositedDisc.holds). */
+  landed: boolean;
 }
 
 /** A paused animation with a turn's easing parsed, and that easing. */
@@ -423,6 +432,40 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
     }, READY_AGAIN_MS);
   }
 
+  /**
+   * A holding disc's turn (see CompositedDisc.holds): once it has stopped, the face shows the play's landed
+   * image, in the frame that stops it; a moment later a staged face's next turn is made ready, holding the
+   * same angle, in place of the finished one. Nothing happens once the play's layers went (hide).
+   */
+  function holdLanding(
+    entry: SurfaceLayers,
+    animation: Animation,
+    element: HTMLElement,
+    layer: CompositedDisc,
+    staged: Staged | null,
+  ): void {
+    const current = () => entry.animations.includes(animation) && entry.root.isConnected;
+    animation.finished
+      .then(() => {
+        if (!current()) return;
+        if (layer.landedImage !== undefined) {
+          element.style.backgroundImage = faceImage(layer.landedImage);
+          if (staged) staged.landed = true;
+        }
+        if (!staged) return;
+        setTimeout(() => {
+          if (!current() || staged.ready) return;
+          const ready = readyTurn(staged.moving, staged.layer, layer.keyframes.at(-1)?.angle ?? 0);
+          if (!ready) return;
+          // it shows the same pose: the finished turn can go
+          staged.ready = ready;
+          entry.animations.splice(entry.animations.indexOf(animation), 1);
+          animation.cancel();
+        }, READY_AGAIN_MS);
+      })
+      .catch(() => undefined); // cancelled: the play's layers went
+  }
+
   function hide(surface: number): void {
     const entry = surfaces.get(surface);
     if (!entry) return;
@@ -432,6 +475,10 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
       if (staged.dropped) staged.element.remove();
       else {
         setStagedShown(staged, false);
+        if (staged.landed && 'kind' in staged.layer) {
+          staged.landed = false;
+          staged.element.style.backgroundImage = faceImage(staged.layer.image);
+        }
         readyAgainSoon(entry, staged);
       }
     }
@@ -485,11 +532,14 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
               : 'kind' in layer
                 ? turn(staged.moving, layer)
                 : scroll(staged.moving, layer);
+          if (animation && 'kind' in layer && layer.holds)
+            holdLanding(entry, animation, staged.element, layer, staged);
         } else if ('kind' in layer) {
           const element = discElement(layer);
           entry.root.append(element);
           entry.built.push(element);
           animation = turn(element, layer);
+          if (animation && layer.holds) holdLanding(entry, animation, element, layer, null);
         } else {
           const { band, track } = stripElements(layer, layer.keyframes[0]?.x ?? 0);
           entry.root.append(band);
@@ -517,12 +567,12 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
           const element = discElement(layer);
           // its own layer, painted while unseen, so showing it is an opacity change for the compositor
           element.style.willChange = 'transform, opacity';
-          staged = { layer, element, moving: element, boxes: [], ready: null, dropped: false };
+          staged = { layer, element, moving: element, boxes: [], ready: null, dropped: false, landed: false };
         } else {
           const { band, track, boxes } = stripElements(layer, layer.keyframes[0]?.x ?? 0);
           // the band on a layer of its own, so showing it is an opacity change (its track has one already)
           band.style.willChange = 'opacity';
-          staged = { layer, element: band, moving: track, boxes, ready: null, dropped: false };
+          staged = { layer, element: band, moving: track, boxes, ready: null, dropped: false, landed: false };
         }
         setStagedShown(staged, false);
         entry.root.append(staged.element);
