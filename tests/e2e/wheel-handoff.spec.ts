@@ -469,8 +469,13 @@ test.describe('bonus wheel', () => {
       test.setTimeout(120_000);
       const { context, page } = await wheelPage(browser, 'Spinner', mode);
       const framesAtTap = (await stats(page)).frames;
+      const prizesAt = async () => (await page.getByTestId('bonus-prizes').boundingBox())?.y;
+      const prizesBefore = await prizesAt();
       const answer = await spin(page);
       await expectHandedOff(page, mode === 'main' ? framesAtTap : undefined);
+      // the status line keeps its place while the wheel turns: nothing below it moved up under the tap
+      expect(await prizesAt()).toBe(prizesBefore);
+      await expect(page.getByTestId('wheel-status')).toBeHidden();
       await expectWheelLanded(page, answer, (await stats(page)).frames);
       // a resize changes the wheel at rest: the canvas takes the face back and draws it
       const framesAtRest = (await stats(page)).frames;

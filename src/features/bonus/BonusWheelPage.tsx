@@ -254,14 +254,21 @@ export function BonusWheelPage() {
       >
         {spinning ? t('bonus.spinning') : spin ? t('bonus.spin') : t('retention.wheel.spin')}
       </button>
-      <p className="bonus__status" data-testid="wheel-status" aria-live="polite">
+      {/* while the wheel turns the status keeps its lines, unseen: what follows does not move up under the
+          tap (a layout of the whole page and a repaint of everything below, on the tap's frame) */}
+      <p
+        className="bonus__status"
+        data-testid="wheel-status"
+        data-spinning={spinning || undefined}
+        aria-live="polite"
+      >
         {error ? (
           <span className="bonus__error" role="alert">
             {error}
           </span>
         ) : wheel.isError ? (
           t('retention.wheel.loadError')
-        ) : state && !spinning ? (
+        ) : state ? (
           <>
             {state.available
               ? t('retention.wheel.ready')
