@@ -36,12 +36,21 @@ export const motionStarts = (page: Page, layer: '.scene-disc' | '.scene-strip'):
         .getAnimations()
         .filter((animation) => {
           const target = (animation.effect as KeyframeEffect | null)?.target;
-          return animation.playState === 'running' && target instanceof Element && target.closest(selector);
+          // what moves: a face's step to its landed image (an opacity) is not a motion
+          const moves = (animation.effect as KeyframeEffect | null)
+            ?.getKeyframes()
+            .some((k) => 'transform' in k);
+          return (
+            animation.playState === 'running' &&
+            target instanceof Element &&
+            target.closest(selector) &&
+            moves
+          );
         })
         .map((animation) => {
           const effect = animation.effect as KeyframeEffect;
           const frames = effect.getKeyframes();
-          const held = frames.length === 3 && frames[0]!.transform === frames[1]!.transform;
+          const held = frames.length >= 3 && frames[0]!.transform === frames[1]!.transform;
           const duration = Number(effect.getComputedTiming().duration);
           return Number(animation.startTime) + (held ? frames[1]!.computedOffset * duration : 0);
         }),

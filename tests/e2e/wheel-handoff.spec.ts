@@ -167,40 +167,62 @@ async function expectHandedOff(page: Page, framesAtTap?: number): Promise<void> 
 }
 
 /**
- * A composited turn has come to its end, and the runtime drew no frame since the hand-off (`framesAtHandOff`,
- * the frame count of every surface: checked as the turn stops, before the result shows, as a win's sheet
- * draws a scene of its own): the landing was not drawn on the canvas.
+ * A composited turn has come to its stop (its last pose: a holding disc's turn goes on a while there, still),
+ * and the runtime drew no frame since the hand-off (`framesAtHandOff`, the frame count of every surface:
+ * checked as the turn stops, before the result shows, as a win's sheet draws a scene of its own): the
+ * landing was not drawn on the canvas.
  */
 async function expectStoppedUndrawn(page: Page, framesAtHandOff: number): Promise<void> {
   await expect
-    .poll(() => shownDiscs(page).evaluate((disc) => disc.getAnimations()[0]?.playState ?? 'none'), {
-      timeout: 20_000,
-      intervals: [20],
-    })
-    .not.toBe('running');
+    .poll(
+      () =>
+        shownDiscs(page).evaluate((disc) => {
+          const turn = disc.getAnimations()[0];
+          if (turn?.playState !== 'running') return true;
+          const effect = turn.effect as KeyframeEffect;
+          const frames = effect.getKeyframes();
+          const stopsAt = frames.find(
+            (frame) => frame.transform === frames.at(-1)!.transform,
+          )!.computedOffset;
+          return (effect.getComputedTiming().progress ?? 1) >= stopsAt;
+        }),
+      { timeout: 20_000, intervals: [20] },
+    )
+    .toBe(true);
   expect((await stats(page)).frames).toBe(framesAtHandOff);
 }
 
 /**
  * The stopped wheel rests on the compositor: the face that turned is still shown, its turn over, at an angle
- * (degrees, clockwise, mod 360) that `lands` checks. Returns the face's background image.
+ * (degrees, clockwise, mod 360) that `lands` checks. Returns the image it shows: its landed image where that
+ * is shown above it (fully opaque), else its own.
  */
 async function expectRests(page: Page, lands: (angle: number) => void): Promise<string> {
   const discs = shownDiscs(page);
   await expect(discs).toHaveCount(1);
   await expect(discs).toHaveAttribute('data-probe', 'stood-by');
+  // its turn (and its landed image's step) ends a while after it stopped
+  await expect
+    .poll(() =>
+      discs.evaluate(
+        (disc) =>
+          disc.getAnimations({ subtree: true }).filter((animation) => animation.playState === 'running')
+            .length,
+      ),
+    )
+    .toBe(0);
   const face = await discs.evaluate((disc) => {
     const { transform, opacity, backgroundImage } = getComputedStyle(disc);
     const [a, b] = new DOMMatrixReadOnly(transform === 'none' ? undefined : transform).toFloat64Array();
+    const landed = disc.querySelector('.scene-disc__landed');
+    const landedStyle = landed ? getComputedStyle(landed) : null;
     return {
       angle: ((((Math.atan2(b!, a!) * 180) / Math.PI) % 360) + 360) % 360,
       opacity,
-      backgroundImage,
-      running: disc.getAnimations().filter((animation) => animation.playState === 'running').length,
+      backgroundImage: landedStyle?.opacity === '1' ? landedStyle.backgroundImage : backgroundImage,
     };
   });
   expect(face.opacity).toBe('1');
-  expect(face.running).toBe(0);
   lands(face.angle);
   return face.backgroundImage;
 }
@@ -329,7 +351,12 @@ async function expectUpgradeLanded(
   answer: RollAnswer,
   framesAtHandOff: number | null,
 ): Promise<void> {
-  if (framesAtHandOff !== null) await expectStoppedUndrawn(page, framesAtHandOff);
+  if (framesAtHandOff !== null) {
+    await expectStoppedUndrawn(page, framesAtHandOff);
+    // the verdict's colours show from the stop, not once the turn ends (a second later)
+    const landedFace = shownDiscs(page).locator('.scene-disc__landed');
+    expect(await landedFace.evaluate((face) => getComputedStyle(face).opacity)).toBe('1');
+  }
   const sheet = page.getByTestId('upgrade-result');
   await expect(sheet).toBeVisible({ timeout: 20_000 });
   const outcome = answer.success ? 'success' : 'fail';

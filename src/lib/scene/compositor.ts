@@ -88,7 +88,8 @@ function startOf(first: number): { start: number; hold: number } {
 
 /**
  * A two-pose motion's keyframes and timing: from `from` to `to` along `easing`, after holding `from` for
- * `hold` ms (the hold a linear first part, the motion's easing on the keyframe that ends it).
+ * `hold` ms and before holding `to` for `tail` ms (the hold and the tail linear parts, the motion's easing
+ * on the keyframe that starts it).
  */
 function heldMotion(
   from: string,
@@ -96,17 +97,26 @@ function heldMotion(
   duration: number,
   hold: number,
   easing: string,
+  tail = 0,
 ): { keyframes: Keyframe[]; timing: { duration: number; easing: string } } {
-  if (hold <= 0) return { keyframes: [{ transform: from }, { transform: to }], timing: { duration, easing } };
-  return {
-    keyframes: [
-      { transform: from, offset: 0 },
-      { transform: from, offset: hold / (hold + duration), easing },
-      { transform: to, offset: 1 },
-    ],
-    timing: { duration: hold + duration, easing: 'linear' },
-  };
+  if (hold <= 0 && tail <= 0)
+    return { keyframes: [{ transform: from }, { transform: to }], timing: { duration, easing } };
+  const total = hold + duration + tail;
+  const keyframes: Keyframe[] = [{ transform: from, offset: 0 }];
+  if (hold > 0) keyframes.push({ transform: from, offset: hold / total });
+  keyframes.at(-1)!.easing = easing;
+  keyframes.push({ transform: to, offset: (hold + duration) / total });
+  if (tail > 0) keyframes.push({ transform: to, offset: 1 });
+  return { keyframes, timing: { duration: total, easing: 'linear' } };
 }
+
+/**
+ * How long a holding disc's turn (see CompositedDisc.holds) goes on after it stops, at its last pose, ms. An
+ * animation the compositor runs that ends makes the page's main thread run frames (its finish, its fill's
+ * style, a commit): at the stop, right as the player watches it, and again when its next turn is made
+ * ready. Still running through the stop, the turn ends once, later, and is replaced there.
+ */
+const TAIL_MS = 1000;
 
 /**
  * Runs a linear-keyframed motion (times on the page's time line, performance.now()) on an element's
@@ -122,6 +132,7 @@ function animateAlong<K extends { t: number }>(
   valueOf: (keyframe: K) => number,
   transform: (value: number) => string,
   made?: string,
+  tail = 0,
 ): Animation | null {
   const first = keyframes[0];
   const last = keyframes.at(-1);
@@ -131,15 +142,23 @@ function animateAlong<K extends { t: number }>(
   const easing = linearEasingSupported ? (made ?? linearEasing(keyframes, valueOf)) : null;
   let animation: Animation;
   if (easing) {
-    const motion = heldMotion(transform(valueOf(first)), transform(valueOf(last)), duration, hold, easing);
+    const motion = heldMotion(
+      transform(valueOf(first)),
+      transform(valueOf(last)),
+      duration,
+      hold,
+      easing,
+      tail,
+    );
     animation = element.animate(motion.keyframes, { ...motion.timing, fill: 'both' });
   } else {
-    const total = hold + duration;
+    const total = hold + duration + tail;
     const frames: Keyframe[] = keyframes.map((k) => ({
       transform: transform(valueOf(k)),
       offset: Math.min(Math.max((k.t - start) / total, 0), 1),
     }));
     if (hold > 0) frames.unshift({ transform: transform(valueOf(first)), offset: 0 });
+    if (tail > 0) frames.push({ transform: transform(valueOf(last)), offset: 1 });
     animation = element.animate(frames, { duration: total, fill: 'both', easing: 'linear' });
   }
   // the document's time line counts from the page's time origin, as performance.now() does
@@ -281,7 +300,51 @@ const rotate = (angle: number) => `rotate(${Math.round(angle * 1e4) / 1e4}deg)`;
 
 /** A disc's turn. */
 function turn(face: HTMLElement, disc: CompositedDisc): Animation | null {
-  return animateAlong(face, disc.keyframes, (k) => k.angle, rotate, disc.easing);
+  return animateAlong(face, disc.keyframes, (k) => k.angle, rotate, disc.easing, disc.holds ? TAIL_MS : 0);
+}
+
+/**
+ * A holding disc's landed image (see CompositedDisc.landedImage) shown from the frame it stops: a layer above
+ * the face, turned with it, whose opacity steps from 0 to 1 at the stop. The compositor runs the step with
+ * the turn, so the landing takes no main-thread frame of its own (a swap of the face's image there was a
+ * style change, a paint and a commit in the frame the wheel stops). Null without a landed image.
+ */
+function landAt(face: HTMLElement, disc: CompositedDisc, turned: Animation): Animation | null {
+  if (disc.landedImage === undefined) return null;
+  let landed = face.querySelector<HTMLDivElement>(':scope > .scene-disc__landed');
+  if (!landed) {
+    landed = document.createElement('div');
+    landed.className = 'scene-disc__landed';
+    Object.assign(landed.style, {
+      position: 'absolute',
+      inset: '0',
+      backgroundSize: '100% 100%',
+      backgroundRepeat: 'no-repeat',
+      opacity: '0',
+      willChange: 'opacity',
+      pointerEvents: 'none',
+    });
+    face.append(landed);
+  }
+  const image = faceImage(disc.landedImage);
+  if (landed.dataset.image !== image) {
+    landed.style.backgroundImage = image;
+    landed.dataset.image = image;
+  }
+  // the turn's time line: it starts at `start`, stops at its last keyframe and ends TAIL_MS later
+  const start = Number(turned.startTime);
+  const end = Math.max(Number(turned.effect?.getComputedTiming().endTime ?? 0), 1);
+  const stop = Math.min(Math.max(((disc.keyframes.at(-1)?.t ?? start + end) - start) / end, 0), 1);
+  const step = landed.animate(
+    [
+      { opacity: 0, offset: 0, easing: 'steps(1, end)' },
+      { opacity: 1, offset: stop },
+      { opacity: 1, offset: 1 },
+    ],
+    { duration: end, fill: 'forwards' },
+  );
+  step.startTime = start;
+  return step;
 }
 
 /**
@@ -313,11 +376,12 @@ function startReady(ready: Ready, layer: CompositedLayer): Animation | null {
   }
   const at = (k: (typeof layer.keyframes)[number]) => ('angle' in k ? rotate(k.angle) : scrollTo(k.x));
   const { start, hold } = startOf(first.t);
-  const motion = heldMotion(at(first), at(last), Math.max(last.t - first.t, 1), hold, ready.easing);
+  const tail = 'kind' in layer && layer.holds ? TAIL_MS : 0;
+  const motion = heldMotion(at(first), at(last), Math.max(last.t - first.t, 1), hold, ready.easing, tail);
   effect.setKeyframes(motion.keyframes);
-  // without a hold, the easing it was made with stays (parsed while the wheel rested); a hold moves it
-  // onto the keyframe that starts the motion
-  effect.updateTiming(hold > 0 ? motion.timing : { duration: motion.timing.duration });
+  // without a hold or a tail, the easing it was made with stays (parsed while the wheel rested); else it
+  // moves onto the keyframe that starts the motion
+  effect.updateTiming(hold > 0 || tail > 0 ? motion.timing : { duration: motion.timing.duration });
   // a paused animation given a start time runs from it
   ready.animation.startTime = start;
   return ready.animation;
@@ -352,8 +416,6 @@ interface Staged {
   ready: Ready | null;
   /** A later stage replaced it while a play turned it: it goes when that play's layers do. */
   dropped: boolean;
-  /** A holding play that turned it has stopped and it shows that play's landed image (see CompositedDisc.holds). */
-  landed: boolean;
 }
 
 /** A paused animation with a turn's easing parsed, and that easing. */
@@ -433,35 +495,27 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
   }
 
   /**
-   * A holding disc's turn (see CompositedDisc.holds): once it has stopped, the face shows the play's landed
-   * image, in the frame that stops it; a moment later a staged face's next turn is made ready, holding the
-   * same angle, in place of the finished one. Nothing happens once the play's layers went (hide).
+   * A holding disc's turn (see CompositedDisc.holds): once it ends, TAIL_MS after it stopped, a staged face's
+   * next turn is made ready, holding the same angle, in place of the finished one (its landed image, see
+   * landAt, stays). Nothing happens once the play's layers went (hide).
    */
   function holdLanding(
     entry: SurfaceLayers,
     animation: Animation,
-    element: HTMLElement,
     layer: CompositedDisc,
     staged: Staged | null,
   ): void {
+    if (!staged) return;
     const current = () => entry.animations.includes(animation) && entry.root.isConnected;
     animation.finished
       .then(() => {
-        if (!current()) return;
-        if (layer.landedImage !== undefined) {
-          element.style.backgroundImage = faceImage(layer.landedImage);
-          if (staged) staged.landed = true;
-        }
-        if (!staged) return;
-        setTimeout(() => {
-          if (!current() || staged.ready) return;
-          const ready = readyTurn(staged.moving, staged.layer, layer.keyframes.at(-1)?.angle ?? 0);
-          if (!ready) return;
-          // it shows the same pose: the finished turn can go
-          staged.ready = ready;
-          entry.animations.splice(entry.animations.indexOf(animation), 1);
-          animation.cancel();
-        }, READY_AGAIN_MS);
+        if (!current() || staged.ready) return;
+        const ready = readyTurn(staged.moving, staged.layer, layer.keyframes.at(-1)?.angle ?? 0);
+        if (!ready) return;
+        // it shows the same pose: the finished turn can go
+        staged.ready = ready;
+        entry.animations.splice(entry.animations.indexOf(animation), 1);
+        animation.cancel();
       })
       .catch(() => undefined); // cancelled: the play's layers went
   }
@@ -475,10 +529,6 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
       if (staged.dropped) staged.element.remove();
       else {
         setStagedShown(staged, false);
-        if (staged.landed && 'kind' in staged.layer) {
-          staged.landed = false;
-          staged.element.style.backgroundImage = faceImage(staged.layer.image);
-        }
         readyAgainSoon(entry, staged);
       }
     }
@@ -532,14 +582,20 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
               : 'kind' in layer
                 ? turn(staged.moving, layer)
                 : scroll(staged.moving, layer);
-          if (animation && 'kind' in layer && layer.holds)
-            holdLanding(entry, animation, staged.element, layer, staged);
+          if (animation && 'kind' in layer && layer.holds) {
+            holdLanding(entry, animation, layer, staged);
+            const landing = landAt(staged.element, layer, animation);
+            if (landing) entry.animations.push(landing);
+          }
         } else if ('kind' in layer) {
           const element = discElement(layer);
           entry.root.append(element);
           entry.built.push(element);
           animation = turn(element, layer);
-          if (animation && layer.holds) holdLanding(entry, animation, element, layer, null);
+          if (animation && layer.holds) {
+            const landing = landAt(element, layer, animation);
+            if (landing) entry.animations.push(landing);
+          }
         } else {
           const { band, track } = stripElements(layer, layer.keyframes[0]?.x ?? 0);
           entry.root.append(band);
@@ -567,12 +623,12 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
           const element = discElement(layer);
           // its own layer, painted while unseen, so showing it is an opacity change for the compositor
           element.style.willChange = 'transform, opacity';
-          staged = { layer, element, moving: element, boxes: [], ready: null, dropped: false, landed: false };
+          staged = { layer, element, moving: element, boxes: [], ready: null, dropped: false };
         } else {
           const { band, track, boxes } = stripElements(layer, layer.keyframes[0]?.x ?? 0);
           // the band on a layer of its own, so showing it is an opacity change (its track has one already)
           band.style.willChange = 'opacity';
-          staged = { layer, element: band, moving: track, boxes, ready: null, dropped: false, landed: false };
+          staged = { layer, element: band, moving: track, boxes, ready: null, dropped: false };
         }
         setStagedShown(staged, false);
         entry.root.append(staged.element);
