@@ -495,7 +495,7 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
   }
 
   /**
-   * A holding disc's turn (see CompositedDisc.holds): once it ends, TAIL_MS after it stopped, a staged face's
+   * A staged disc's holding turn (see CompositedDisc.holds): once it ends, TAIL_MS after it stopped, its
    * next turn is made ready, holding the same angle, in place of the finished one (its landed image, see
    * landAt, stays). Nothing happens once the play's layers went (hide).
    */
@@ -503,9 +503,8 @@ export function createCompositor(canvasOf: (surface: number) => HTMLCanvasElemen
     entry: SurfaceLayers,
     animation: Animation,
     layer: CompositedDisc,
-    staged: Staged | null,
+    staged: Staged,
   ): void {
-    if (!staged) return;
     const current = () => entry.animations.includes(animation) && entry.root.isConnected;
     animation.finished
       .then(() => {
