@@ -10,19 +10,30 @@ const pressing = new WeakMap<Element, number>();
 interface OwedClick {
   element: Element;
   pointerId: number;
-  timer: ReturnType<typeof setTimeout>;
+  /** when the wait for it runs out (Date.now()) */
+  until: number;
 }
 
 /** The clicks owed by releases, oldest first (the browser sends a tap's click after the tap's release). */
 const owed: OwedClick[] = [];
 
 function settle(click: OwedClick): void {
-  clearTimeout(click.timer);
-  owed.splice(owed.indexOf(click), 1);
+  const at = owed.indexOf(click);
+  if (at >= 0) owed.splice(at, 1);
   if (owed.length === 0) {
     window.removeEventListener('click', swallow, true);
     window.removeEventListener('pointerdown', forgetDisabled, true);
   }
+}
+
+/**
+ * Forgets the clicks waited for too long, checked when the next event that asks comes (a click, a press
+ * beginning or released) rather than by a timer: a timer's task would wake the page's main thread a second
+ * after every tap, in the middle of the spin that tap started.
+ */
+function forgetExpired(): void {
+  const now = Date.now();
+  for (const click of owed.filter((c) => c.until <= now)) settle(click);
 }
 
 /**
@@ -32,6 +43,7 @@ function settle(click: OwedClick): void {
  * for the oldest release's.
  */
 function swallow(event: Event): void {
+  forgetExpired();
   const named = event as Partial<Pick<globalThis.PointerEvent, 'pointerType' | 'pointerId'>>;
   const pointer = named.pointerType ? named.pointerId : undefined;
   const click = pointer === undefined ? owed[0] : owed.find((c) => c.pointerId === pointer);
@@ -46,6 +58,7 @@ function swallow(event: Event): void {
  * (its action under way) is not waited for once another tap begins, lest it be that tap's click taken.
  */
 function forgetDisabled(): void {
+  forgetExpired();
   for (const click of [...owed]) if ((click.element as HTMLButtonElement).disabled) settle(click);
 }
 
@@ -59,8 +72,7 @@ function oweClick(element: Element, pointerId: number): void {
     window.addEventListener('click', swallow, true);
     window.addEventListener('pointerdown', forgetDisabled, true);
   }
-  const click: OwedClick = { element, pointerId, timer: setTimeout(() => settle(click), CLICK_WAIT_MS) };
-  owed.push(click);
+  owed.push({ element, pointerId, until: Date.now() + CLICK_WAIT_MS });
 }
 
 /**
@@ -106,6 +118,7 @@ export function usePress(action: () => void) {
         // a second release before the click of the one that ran (a double tap, a slow phone's late click)
         // is the same intent: it runs nothing, and its own click is swallowed too. Once that click has come
         // (or the wait has run out), a tap is a new intent; whether it may run is the action's own guard.
+        forgetExpired();
         const again = owed.some((click) => click.element === element);
         oweClick(element, event.pointerId);
         if (!again) latest.current();
