@@ -1,5 +1,5 @@
 import { useAtomValue, type Atom } from 'jotai';
-import { memo, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Case } from '../../../contract/cases.ts';
@@ -184,6 +184,34 @@ const CountOptions = memo(function CountOptions({
   );
 });
 
+/** The Open button label's pulse while an opening's request is out: its opacity, 0.7 s each way. */
+const PULSE_KEYFRAMES: Keyframe[] = [{ opacity: 1 }, { opacity: 0.3 }];
+const PULSE_TIMING: KeyframeAnimationOptions = {
+  duration: 700,
+  easing: 'ease-in-out',
+  iterations: Infinity,
+  direction: 'alternate',
+};
+
+/**
+ * Pulses the element the returned ref names while `active`. A Web Animation, not a CSS one: the browser
+ * wakes the page's main thread at every iteration of a CSS animation the compositor runs (the page listens
+ * for animationiteration: React does, at its root), and the wake-up due when the request's answer stops
+ * the pulse still comes, a frame of style and a commit in the middle of the spin. A Web Animation has no
+ * iteration events, so it asks for none.
+ */
+function usePulse<E extends HTMLElement>(active: boolean) {
+  const ref = useRef<E>(null);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!active || !element || typeof element.animate !== 'function') return;
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    const pulse = element.animate(PULSE_KEYFRAMES, PULSE_TIMING);
+    return () => pulse.cancel();
+  }, [active]);
+  return ref;
+}
+
 /**
  * The count and the opening buttons (or what is missing to afford them). The balance is read here, so a
  * new balance (the opening's answer, a poll that brings a change) renders these controls, not the page.
@@ -201,6 +229,7 @@ function CaseControls({ box, count, onCount, phase, mode, onOpen, onQuickOpen }:
   const hasItems = box.items.length > 0;
   const total = totalPrice(box.price, count);
   const affordable = canAfford(shownBalance, box.price, count);
+  const labelRef = usePulse<HTMLSpanElement>(busy && mode === 'normal' && phase === 'opening');
 
   return (
     <div className="case-controls">
@@ -223,7 +252,7 @@ function CaseControls({ box, count, onCount, phase, mode, onOpen, onQuickOpen }:
             disabled={busy || !hasItems}
             {...openPress}
           >
-            <span className="open-button__label">
+            <span className="open-button__label" ref={labelRef}>
               {busy && mode === 'normal'
                 ? phase === 'spinning'
                   ? t('case.spinning')
@@ -275,7 +304,7 @@ function CaseControls({ box, count, onCount, phase, mode, onOpen, onQuickOpen }:
 function CaseOpenScreen({ box }: { box: Case }) {
   const { t } = useTranslation();
   const [count, setCount] = useState<OpenCount>(1);
-  const opening = useCaseOpening(box.id, t('case.openError'));
+  const opening = useCaseOpening(box.id, box.price, t('case.openError'));
   const { phase, mode, results, closing } = opening.state;
   const texts = useCatalogueTexts();
   // the items with their names in the interface language (the list, and the roulette's cards)
