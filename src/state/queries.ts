@@ -2,6 +2,7 @@ import { atom } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import type { MeResponse, PublicConfig, User } from '../../contract/auth.ts';
 import type { Case, CasesResponse } from '../../contract/cases.ts';
+import { formatTon, tryParseTon } from '../../contract/money.ts';
 import type { BalanceResponse, ProfileResponse } from '../../contract/users.ts';
 import { api } from '../api';
 import { scenePlayingAtom } from './scenes';
@@ -91,11 +92,40 @@ const balanceAtom = atomWithQuery((get) => ({
 }));
 
 /**
+ * A payment shown before the server has told the balance: the balance it was made over (the query's result,
+ * by identity) and what that balance less the payment is. Any other known balance (the answer's, a push, a
+ * poll that brings a change) is a new result and replaces it.
+ */
+const paymentShownAtom = atom<{ over: unknown; value: string } | null>(null);
+
+/**
  * The balance alone (undefined until known), for the screens that show it: it changes only when the
  * balance does, so a poll that brings the same balance renders nothing (the query's own result changes
- * twice a poll, fetching and done).
+ * twice a poll, fetching and done). A payment shown at its tap (showPaymentAtom) counts until the next
+ * known balance.
  */
-export const balanceValueAtom = atom((get) => get(balanceAtom).data);
+export const balanceValueAtom = atom((get) => {
+  const known = get(balanceAtom);
+  const payment = get(paymentShownAtom);
+  return payment !== null && payment.over === known ? payment.value : known.data;
+});
+
+/**
+ * Shows the known balance less `nano` from now (an opening's price, at its tap, so the header and the
+ * controls render with the tap's own update and not again as the reels start: the answer brings the same
+ * balance), until a balance is known anew; `null` takes it back (the payment failed). Nothing while the
+ * balance is unknown or below the payment.
+ */
+export const showPaymentAtom = atom(null, (get, set, nano: bigint | null) => {
+  if (nano === null) {
+    set(paymentShownAtom, null);
+    return;
+  }
+  const known = get(balanceAtom);
+  const balance = known.data === undefined ? null : tryParseTon(known.data);
+  if (balance === null || balance < nano) return;
+  set(paymentShownAtom, { over: known, value: formatTon(balance - nano) });
+});
 
 /** The balance query without its polling (the start fetches it once, before the first render). */
 export const balanceQuery = {

@@ -250,6 +250,40 @@ test('open x1: one request, the roulette spins, the win screen, Keep it, the ope
   expect(entry!.item.id).toBe(won.item.id);
 });
 
+test('the price shows paid from the tap; an opening that fails takes it back', async ({ page }) => {
+  await english(page);
+  const starter = (await allCases(page)).find((c) => c.id === 'starter')!;
+  await page.goto('/case/starter');
+  const before = await headerBalance(page);
+  expect(before).toBeGreaterThanOrEqual(parseTon(starter.price) * 2n);
+  await page.getByTestId('count-x2').click();
+
+  // the request is held, then lost on the way: the server never sees it
+  let lose!: () => void;
+  const lost = new Promise<void>((resolve) => (lose = resolve));
+  await page.route('**/api/cases/open-multiple', async (route) => {
+    await lost;
+    await route.abort('connectionfailed');
+  });
+  const alerts: string[] = [];
+  page.once('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+  await page.getByTestId('open-button').click();
+  await expect(page.getByTestId('open-button')).toContainText('Opening...');
+  await expect(page.getByTestId('header-balance')).toHaveText(
+    shownBalance(before - parseTon(starter.price) * 2n),
+  );
+
+  lose();
+  await expect.poll(() => alerts.length).toBe(1);
+  await expect(page.getByTestId('case-page')).toHaveAttribute('data-phase', 'idle');
+  await expect(page.getByTestId('header-balance')).toHaveText(shownBalance(before));
+  await page.unroute('**/api/cases/open-multiple');
+  expect(await headerBalance(page)).toBe(before);
+});
+
 test('open x2 plays one reel per copy, all at once (reduced motion: a shorter spin)', async ({ page }) => {
   await english(page);
   await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -1,6 +1,7 @@
 import { atom, useAtomValue, useStore, type Atom } from 'jotai';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { OpenResult } from '../../../contract/cases.ts';
+import { tryParseTon } from '../../../contract/money.ts';
 import type { RouletteItem, RouletteReel } from '../../../scenes/roulette';
 import { apiErrorText } from '../../lib/api-error';
 import {
@@ -15,7 +16,7 @@ import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
 import { runMoneyAction } from '../../lib/money-action';
 import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
 import { holdBalance } from '../../state/live';
-import { meAtom } from '../../state/queries';
+import { meAtom, showPaymentAtom } from '../../state/queries';
 import { keepUnseen, markSeen, readUnseen } from '../../state/unseen';
 import { buildReels } from './model';
 
@@ -104,10 +105,10 @@ export interface CaseOpening {
 }
 
 /**
- * The opening state machine of one case page. `errorText` is shown (with `alert`, spec §8) when a failed
- * open carries no message of its own.
+ * The opening state machine of one case page: the case `caseId` at `price` (TON, API text) a copy.
+ * `errorText` is shown (with `alert`, spec §8) when a failed open carries no message of its own.
  */
-export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
+export function useCaseOpening(caseId: string, price: string, errorText: string): CaseOpening {
   const [state, setState] = useState<OpeningState>(IDLE);
   const store = useStore();
   const [reels] = useState(() => atom<readonly RouletteReel[]>([]));
@@ -205,17 +206,23 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
       // own drops are held off the feed from before the request leaves until the win screen shows
       releaseDrops();
       hold.current = holdOwnDrops();
-      // the opening's new balance is pushed over the socket as its answer comes: shown then, it would render
-      // the header and the controls between the answer and the reels' start. The answer carries the balance
-      // too; both show once the reels move (and a push during the spin waits for its end, as ever)
+      // the price shows paid from the tap, with the screen's own update for it: the header and the controls
+      // render then, not again as the reels start (the answer's balance is the same) nor mid-spin. The new
+      // balance the socket pushes as the answer comes is held until the reels move (and a push during the
+      // spin waits for its end, as ever): it says the same, or more than the screen should tell yet
       releaseBalance();
       const balanceShows = holdBalance();
       balanceHold.current = balanceShows;
+      const unit = tryParseTon(price);
+      const paid = unit === null ? null : unit * BigInt(count);
       // the request leaves first: the screen's re-render comes after it (in the tap's next frame, see
       // afterTap) and the sounds' start once the reels move, not between the tap and the request, where a
       // slow phone would wait on them
       hapticImpact('medium');
-      const opening = afterTap(() => setState({ ...IDLE, phase: 'opening', mode: 'normal', count }));
+      const opening = afterTap(() => {
+        setState({ ...IDLE, phase: 'opening', mode: 'normal', count });
+        if (paid !== null) store.set(showPaymentAtom, paid);
+      });
       void (async () => {
         try {
           const answer = await request;
@@ -228,12 +235,13 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
           // the next opening's (read by the roulette only once no reel plays)
           store.set(trackSeeds, freshTrackSeeds());
           hold.current?.answered(answer.results.map((r) => r.openingId));
+          // the answer's balance replaces the payment shown at the tap: the same amount, so nothing renders
+          void applyBalance(answer.balance);
           // once the reels move: the page has its gesture now, so the audio context may start (making one
-          // is a long task on a slow phone), and the new balance shows; neither may stand between the
+          // is a long task on a slow phone), and pushed balances show again; neither may stand between the
           // answer and the motion
           afterFirstFrames(() => {
             preloadSounds();
-            void applyBalance(answer.balance);
             balanceShows();
           });
           // whole, not on top of the 'opening' state: that transition may not have been rendered yet;
@@ -243,13 +251,15 @@ export function useCaseOpening(caseId: string, errorText: string): CaseOpening {
           );
         } catch (error) {
           opening();
+          // not paid: the balance known before the tap shows again (or what a push held meanwhile says)
+          store.set(showPaymentAtom, null);
           balanceShows();
           fail(error);
           reset();
         }
       })();
     },
-    [caseId, fail, reset, releaseDrops, releaseBalance, store, reels, trackSeeds],
+    [caseId, price, fail, reset, releaseDrops, releaseBalance, store, reels, trackSeeds],
   );
 
   const quickOpen = useCallback(
