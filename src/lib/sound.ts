@@ -239,6 +239,9 @@ function tickTrack(context: AudioContext, tick: AudioBuffer, starts: readonly nu
   return track;
 }
 
+/** How long after its last tick a play that was never stopped lets the audio context sleep again, ms. */
+const UNSETTLED_RELEASE_MS = 5_000;
+
 /** Tick plays whose ticks are still to come (howler may not suspend the audio context under them). */
 let playsUnderWay = 0;
 
@@ -305,9 +308,11 @@ export function scheduleTicks(times: readonly number[]): () => void {
     const audioNow = context.currentTime;
     const pageNow = performance.now();
     const starts = spaced.map((at) => audioNow + (at - pageNow) / 1000).filter((when) => when >= audioNow);
-    // the context may sleep again once the last tick has sounded
+    // the context may sleep again once the last tick has sounded: when the play settles, which silences
+    // what is left (none by then) and releases it, not by a timer due mid-spin, right after the last tick
+    // (a task on this thread while the reel still slows); this one only for a play that never settles
     const lastEnds = ((starts.at(-1) ?? audioNow) - audioNow + buffer.duration) * 1000;
-    const releaseTimer = setTimeout(release, lastEnds + 100);
+    const releaseTimer = setTimeout(release, lastEnds + UNSETTLED_RELEASE_MS);
     const stopHolding = () => {
       clearTimeout(releaseTimer);
       release();

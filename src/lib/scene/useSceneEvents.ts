@@ -53,6 +53,9 @@ export function useSceneEvents(handlers: SceneEventHandlers): (events: SceneEven
       } else if (event.type === 'started') {
         on.started?.();
       } else if (event.type === 'settled') {
+        // every crossing has sounded: the schedule lets go of the audio context now
+        cancelSchedule.current();
+        cancelSchedule.current = () => undefined;
         on.settled?.(event.result);
       } else if (event.type === 'error') {
         console.error(`${on.label} failed`, event.message);
