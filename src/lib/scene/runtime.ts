@@ -121,9 +121,35 @@ function receive(message: FromRuntime): void {
   }
 }
 
-/** Runs `callback` once the page has drawn a frame with what it changed so far (a task after that frame). */
+/** Callbacks waiting for the page's next frame (see afterFrame), or null when none waits. */
+let nextFrameQueue: (() => void)[] | null = null;
+
+/**
+ * Runs `callback` once the page has drawn a frame with what it changed so far (a task after that frame).
+ * Callbacks asked for before the same frame share its animation-frame callback and the one task after it
+ * (a battle's reels hand over together: one task, not one per reel, mid-spin).
+ */
 function afterFrame(callback: () => void): void {
-  requestAnimationFrame(() => setTimeout(callback, 0));
+  if (nextFrameQueue) {
+    nextFrameQueue.push(callback);
+    return;
+  }
+  const queue = [callback];
+  nextFrameQueue = queue;
+  requestAnimationFrame(() => {
+    // asked for from now on: after the frame that follows this one
+    nextFrameQueue = null;
+    setTimeout(() => {
+      for (const run of queue) {
+        // one that fails does not keep the others from running (each had a task of its own)
+        try {
+          run();
+        } catch (error) {
+          reportError(error);
+        }
+      }
+    }, 0);
+  });
 }
 
 function connectWorker(): Connection {
