@@ -81,7 +81,26 @@ export async function applyBalance(balance: string | undefined): Promise<void> {
   } else {
     void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
   }
+  refreshAfterBalance();
+}
+
+/** What changes with a paid opening besides the balance: the profile, the inventory, the history. */
+function refreshAfterBalance(): void {
   void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
   void queryClient.invalidateQueries({ queryKey: queryKeys.inventory });
   void queryClient.invalidateQueries({ queryKey: queryKeys.history });
+}
+
+/**
+ * applyBalance for an answer's balance applied a while after it came (once a spin has landed): the balance
+ * only if none has been known since the answer (a push or a poll meanwhile is newer, and stays); what
+ * depends on it is refreshed either way.
+ */
+export function applyBalanceLater(balance: string | undefined): () => Promise<void> {
+  const knownAt = () => queryClient.getQueryState(queryKeys.balance)?.dataUpdatedAt;
+  const answeredOver = knownAt();
+  return async () => {
+    if (knownAt() === answeredOver) await applyBalance(balance);
+    else refreshAfterBalance();
+  };
 }

@@ -11,8 +11,9 @@ import {
   prepareVerticalSwipeLock,
 } from '../../lib/haptics';
 import { preloadSounds, preloadSoundsIfAllowed } from '../../lib/sound';
+import { scenesRunInWorker } from '../../lib/scene/runtime';
 import { afterTap } from '../../lib/ui/after-tap';
-import { applyBalance, openCaseCopies, openCaseOnce } from '../../state/cases';
+import { applyBalance, applyBalanceLater, openCaseCopies, openCaseOnce } from '../../state/cases';
 import { runMoneyAction } from '../../lib/money-action';
 import { holdOwnDrops, type OwnDropHold } from '../../state/feed';
 import { holdBalance } from '../../state/live';
@@ -132,6 +133,12 @@ export function useCaseOpening(caseId: string, price: string, errorText: string)
     balanceHold.current?.();
     balanceHold.current = null;
   }, []);
+  // the answer's balance, and what depends on it, applied once the reels have landed (or the page goes)
+  const answeredBalance = useRef<(() => void) | null>(null);
+  const applyAnswer = useCallback(() => {
+    answeredBalance.current?.();
+    answeredBalance.current = null;
+  }, []);
 
   const later = useCallback((fn: () => void, ms: number) => {
     const timer = setTimeout(() => {
@@ -153,8 +160,9 @@ export function useCaseOpening(caseId: string, price: string, errorText: string)
       pending.clear();
       releaseDrops();
       releaseBalance();
+      applyAnswer();
     };
-  }, [releaseDrops, releaseBalance]);
+  }, [releaseDrops, releaseBalance, applyAnswer]);
 
   const reset = useCallback(() => {
     busy.current = false;
@@ -235,8 +243,13 @@ export function useCaseOpening(caseId: string, price: string, errorText: string)
           // the next opening's (read by the roulette only once no reel plays)
           store.set(trackSeeds, freshTrackSeeds());
           hold.current?.answered(answer.results.map((r) => r.openingId));
-          // the answer's balance replaces the payment shown at the tap: the same amount, so nothing renders
-          void applyBalance(answer.balance);
+          // the answer's balance replaces the payment shown at the tap (the same amount: nothing renders),
+          // and what depends on it is refreshed, once the reels have landed: cancelling the balance's
+          // fetches and invalidating queries is main-thread work neither the reels' start nor their spin
+          // needs (a push held meanwhile shows then too)
+          applyAnswer();
+          const applyLater = applyBalanceLater(answer.balance);
+          answeredBalance.current = () => void applyLater();
           // once the reels move: the page has its gesture now, so the audio context may start (making one
           // is a long task on a slow phone), and pushed balances show again; neither may stand between the
           // answer and the motion
@@ -244,11 +257,14 @@ export function useCaseOpening(caseId: string, price: string, errorText: string)
             preloadSounds();
             balanceShows();
           });
-          // whole, not on top of the 'opening' state: that transition may not have been rendered yet;
-          // a transition too, so its render yields to the reels' first frames
-          startTransition(() =>
-            setState({ ...IDLE, phase: 'spinning', mode: 'normal', count, results: answer.results }),
-          );
+          // whole, not on top of the 'opening' state: that transition may not have been rendered yet.
+          // Where the reels run in a worker, at once: rendered with the stage's own update for the answer
+          // (one render, one commit), mostly before the reels move rather than in slices while they do. On
+          // the page's own thread, a transition, so its render yields to the reels' first frames
+          const spinning = () =>
+            setState({ ...IDLE, phase: 'spinning', mode: 'normal', count, results: answer.results });
+          if (scenesRunInWorker()) spinning();
+          else startTransition(spinning);
         } catch (error) {
           opening();
           // not paid: the balance known before the tap shows again (or what a push held meanwhile says)
@@ -259,7 +275,7 @@ export function useCaseOpening(caseId: string, price: string, errorText: string)
         }
       })();
     },
-    [caseId, price, fail, reset, releaseDrops, releaseBalance, store, reels, trackSeeds],
+    [caseId, price, fail, reset, releaseDrops, releaseBalance, applyAnswer, store, reels, trackSeeds],
   );
 
   const quickOpen = useCallback(
@@ -306,11 +322,12 @@ export function useCaseOpening(caseId: string, price: string, errorText: string)
   const spinDone = useCallback(() => {
     if (spinEnded.current) return;
     spinEnded.current = true;
+    applyAnswer();
     later(() => {
       setState((s) => (s.phase === 'spinning' ? { ...s, phase: 'finished' } : s));
       win();
     }, WIN_PAUSE_MS);
-  }, [later, win]);
+  }, [later, win, applyAnswer]);
 
   const keep = useCallback(() => {
     setState((s) => (s.phase === 'finished' ? { ...s, closing: true } : s));

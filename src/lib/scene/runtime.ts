@@ -222,6 +222,14 @@ function connect(): Connection {
   return connection;
 }
 
+/**
+ * Whether the scenes run in a worker: a play then starts and moves whatever the page's main thread does,
+ * so a screen's render for it may come at once rather than yield to the play's first frames.
+ */
+export function scenesRunInWorker(): boolean {
+  return mode === 'worker';
+}
+
 /** Starts the runtime (its worker loads Pixi and the scenes) before any scene is shown. Idempotent. */
 export function preloadScenes(): void {
   connect();
