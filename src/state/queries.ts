@@ -92,11 +92,11 @@ const balanceAtom = atomWithQuery((get) => ({
 }));
 
 /**
- * A payment shown before the server has told the balance: the balance it was made over (the query's result,
- * by identity) and what that balance less the payment is. Any other known balance (the answer's, a push, a
- * poll that brings a change) is a new result and replaces it.
+ * A payment shown before the server has told the balance: when the balance it was made over was known (the
+ * query's dataUpdatedAt) and what that balance less the payment is. Any balance known later (the answer's,
+ * a push, a poll) replaces it; a rebuilt query result (the poll pausing while a spin plays) does not.
  */
-const paymentShownAtom = atom<{ over: unknown; value: string } | null>(null);
+const paymentShownAtom = atom<{ over: number; value: string } | null>(null);
 
 /**
  * The balance alone (undefined until known), for the screens that show it: it changes only when the
@@ -107,7 +107,7 @@ const paymentShownAtom = atom<{ over: unknown; value: string } | null>(null);
 export const balanceValueAtom = atom((get) => {
   const known = get(balanceAtom);
   const payment = get(paymentShownAtom);
-  return payment !== null && payment.over === known ? payment.value : known.data;
+  return payment !== null && payment.over === known.dataUpdatedAt ? payment.value : known.data;
 });
 
 /**
@@ -124,7 +124,7 @@ export const showPaymentAtom = atom(null, (get, set, nano: bigint | null) => {
   const known = get(balanceAtom);
   const balance = known.data === undefined ? null : tryParseTon(known.data);
   if (balance === null || balance < nano) return;
-  set(paymentShownAtom, { over: known, value: formatTon(balance - nano) });
+  set(paymentShownAtom, { over: known.dataUpdatedAt, value: formatTon(balance - nano) });
 });
 
 /** The balance query without its polling (the start fetches it once, before the first render). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { balanceLiveAtom, balanceValueAtom, queryKeys, showPaymentAtom } from '../../src/state/queries';
+import { scenePlayingAtom } from '../../src/state/scenes';
 import { queryClient, store } from '../../src/state/store';
 
 // An opening's price shows paid from its tap (src/state/queries.ts showPaymentAtom): the balance the
@@ -53,6 +54,27 @@ describe('a payment shown before the answer', () => {
     } finally {
       unsubscribe();
       store.set(balanceLiveAtom, false);
+    }
+  });
+
+  it('stays through the spin when the socket is down (the poll pausing rebuilds the query result)', async () => {
+    queryClient.setQueryData(queryKeys.balance, '5');
+    store.set(balanceLiveAtom, false);
+    const unsubscribe = store.sub(balanceValueAtom, () => {});
+    try {
+      await notified();
+      store.set(showPaymentAtom, 1_500_000_000n);
+      expect(store.get(balanceValueAtom)).toBe('3.5');
+      // the reels start and stop: the poll's options change, the balance does not
+      store.set(scenePlayingAtom, true);
+      expect(store.get(balanceValueAtom)).toBe('3.5');
+      store.set(scenePlayingAtom, false);
+      expect(store.get(balanceValueAtom)).toBe('3.5');
+      store.set(showPaymentAtom, null);
+      expect(store.get(balanceValueAtom)).toBe('5');
+    } finally {
+      unsubscribe();
+      store.set(scenePlayingAtom, false);
     }
   });
 });
